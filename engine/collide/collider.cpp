@@ -1,0 +1,202 @@
+#include "collide/collider.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ndem {
+
+namespace {
+
+bool hasFreedom(const ParticleStore& p, Index i) {
+    return p.invMass[i] > 0.0 || p.invInertia[i] > 0.0;
+}
+
+}  // namespace
+
+void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
+                      const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
+                      ContactSet& out) {
+    out.clear();
+    const size_t n = p.size();
+    if (n > 0) {
+        double rMax = 0.0, vMax = 0.0;
+        for (size_t i = 0; i < n; ++i) {
+            rMax = std::max(rMax, p.radius[i]);
+            vMax = std::max(vMax, p.velocity[i].squaredNorm());
+        }
+        vMax = std::sqrt(vMax);
+        // A cell must hold any pair that can touch within the step: both diameters, margin and
+        // the distance two particles at vMax can close in h.
+        const double cell = 2.0 * rMax * (1.0 + params.marginFraction) + 2.0 * vMax * params.timeStep;
+        m_broad.build(p.position, cell);
+
+        m_broad.forEachCandidatePair(p.position, [&](Index i, Index j) {
+            if (!hasFreedom(p, i) && !hasFreedom(p, j)) return;
+            const Vec3 d = p.position[j] - p.position[i];
+            const double rSum = p.radius[i] + p.radius[j];
+            const double staticMargin = params.marginFraction * std::min(p.radius[i], p.radius[j]);
+            const double reach = rSum + staticMargin +
+                                 params.timeStep * (p.velocity[j] - p.velocity[i]).norm();
+            const double dist2 = d.squaredNorm();
+            if (dist2 >= reach * reach || dist2 <= 0.0) return;
+            const double dist = std::sqrt(dist2);
+            // Body A is the particle with the smaller stable id so that the key, the normal's
+            // sense and the remembered impulses agree from step to step whatever the storage order.
+            Index a = i, b = j;
+            Vec3 nrm = d / dist;
+            if (p.id[j] < p.id[i]) {
+                std::swap(a, b);
+                nrm = -nrm;
+            }
+            const double overlap = rSum - dist;
+            const double approach = -(p.velocity[b] - p.velocity[a]).dot(nrm);
+            if (overlap < -staticMargin - params.timeStep * std::max(approach, 0.0)) return;
+            const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
+            const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
+            const double meanDiameter = 0.5 * (da + db);
+            out.add(a, b, nrm, point - p.position[a], point - p.position[b], overlap, meanDiameter,
+                    da * db / (da + db), p.material[a], p.material[b],
+                    particlePairKey(p.id[a], p.id[b]),
+                    overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
+        });
+    }
+    detectWalls(p, walls, meshes, params, out);
+}
+
+Vec3 closestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+    const Vec3 ab = b - a, ac = c - a, ap = p - a;
+    const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+    if (d1 <= 0.0 && d2 <= 0.0) return a;
+    const Vec3 bp = p - b;
+    const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+    if (d3 >= 0.0 && d4 <= d3) return b;
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return a + (d1 / (d1 - d3)) * ab;
+    const Vec3 cp = p - c;
+    const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+    if (d6 >= 0.0 && d5 <= d6) return c;
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return a + (d2 / (d2 - d6)) * ac;
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0)
+        return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+    const double denom = 1.0 / (va + vb + vc);
+    return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& walls,
+                           const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
+                           ContactSet& out) {
+    for (size_t w = 0; w < walls.size(); ++w) {
+        const Wall& wall = walls[w];
+        if (!wall.enabled) continue;
+        const std::uint32_t wallIndex = static_cast<std::uint32_t>(w);
+        for (size_t k = 0; k < p.size(); ++k) {
+            const Index i = static_cast<Index>(k);
+            if (!hasFreedom(p, i)) continue;
+            const double r = p.radius[i];
+            const Vec3& x = p.position[i];
+            const double staticMargin = params.marginFraction * r;
+
+            // Emits a contact given the outward wall normal (towards the particle, world frame)
+            // and the signed distance from the wall surface to the sphere centre.
+            auto emit = [&](const Vec3& outward, double distance, std::uint32_t feature) {
+                const Vec3 nrm = -outward;  // from the particle (A) into the wall (B)
+                const double overlap = r - distance;
+                const Vec3 point = x + (r - 0.5 * overlap) * nrm;
+                const Vec3 wallVelocity = wall.velocityAt(point, nrm);
+                const double approach = -(wallVelocity - p.velocity[i]).dot(nrm);
+                if (overlap < -staticMargin - params.timeStep * std::max(approach, 0.0)) return;
+                const double d = 2.0 * r;
+                const size_t c = out.add(i, static_cast<Index>(w), nrm, point - x,
+                                         point - wall.position, overlap, d, d, p.material[i],
+                                         wall.material, wallKey(p.id[i], wallIndex, feature),
+                                         kWallContact |
+                                             (overlap >= -kTouchTolerance * d ? kTouching : 0));
+                out.wallVelocity[c] = wallVelocity;
+                out.wallAngularVelocity[c] = wall.angularVelocity;
+            };
+            const double wallSpeed = wall.linearVelocity.norm() +
+                                     wall.angularVelocity.norm() * (x - wall.position).norm() +
+                                     wall.surfaceVelocity.norm();
+            const double reach =
+                r + staticMargin + params.timeStep * (p.velocity[i].norm() + wallSpeed);
+
+            switch (wall.shape) {
+                case WallShape::Plane: {
+                    const Vec3 up = wall.orientation * Vec3::UnitZ();
+                    const double distance = (x - wall.position).dot(up);
+                    if (distance < reach) emit(up, distance, 0);
+                    break;
+                }
+                case WallShape::Box: {
+                    const Vec3 local = wall.toLocal(x);
+                    const Vec3& he = wall.halfExtents;
+                    const Vec3 q = local.cwiseMax(-he).cwiseMin(he);
+                    const Vec3 d = local - q;
+                    const double dist = d.norm();
+                    if (dist > 0.0) {
+                        if (dist < reach) emit(wall.orientation * (d / dist), dist, 0);
+                    } else {
+                        // Centre inside the box: leave through the nearest face.
+                        const Vec3 depth = he - local.cwiseAbs();
+                        int axis = 0;
+                        depth.minCoeff(&axis);
+                        Vec3 outwardLocal = Vec3::Zero();
+                        outwardLocal[axis] = local[axis] >= 0.0 ? 1.0 : -1.0;
+                        emit(wall.orientation * outwardLocal, -depth[axis], 0);
+                    }
+                    break;
+                }
+                case WallShape::Cylinder: {
+                    const Vec3 local = wall.toLocal(x);
+                    if (local.z() < 0.0 || local.z() > wall.height) break;
+                    const double rho = std::hypot(local.x(), local.y());
+                    if (rho <= 0.0) break;
+                    const double distance = wall.radius - rho;  // centre to the inside surface
+                    if (distance < reach) {
+                        const Vec3 radial(local.x() / rho, local.y() / rho, 0.0);
+                        emit(wall.orientation * (-radial), distance, 0);
+                    }
+                    break;
+                }
+                case WallShape::Mesh: {
+                    if (wall.mesh < 0 || wall.mesh >= static_cast<int>(meshes.size())) break;
+                    const TriangleMesh& mesh = meshes[wall.mesh];
+                    const Vec3 local = wall.toLocal(x);
+                    const Vec3 ext = Vec3::Constant(reach);
+                    const size_t first = out.size();
+                    mesh.forEachCandidate(local - ext, local + ext, [&](int t) {
+                        const auto& tri = mesh.triangles[t];
+                        const Vec3 q = closestPointOnTriangle(local, mesh.vertices[tri[0]],
+                                                              mesh.vertices[tri[1]],
+                                                              mesh.vertices[tri[2]]);
+                        const Vec3 d = local - q;
+                        const double dist = d.norm();
+                        if (dist >= reach) return;
+                        // Neighbouring triangles sharing an edge or vertex report the same
+                        // closest point: keep one contact per point.
+                        const Vec3 world = wall.toWorld(q);
+                        for (size_t c = first; c < out.size(); ++c) {
+                            const Vec3 surface = x + (r - out.overlap[c]) * out.normal[c];
+                            if ((surface - world).squaredNorm() < 1e-12 * r * r) return;
+                        }
+                        Vec3 outwardLocal;
+                        if (dist > 1e-12 * r) {
+                            outwardLocal = d / dist;
+                        } else {
+                            const Vec3& a = mesh.vertices[tri[0]];
+                            outwardLocal = (mesh.vertices[tri[1]] - a)
+                                               .cross(mesh.vertices[tri[2]] - a)
+                                               .normalized();
+                        }
+                        emit(wall.orientation * outwardLocal, dist, static_cast<std::uint32_t>(t));
+                    });
+                    break;
+                }
+            }
+        }
+    }
+}
+
+}  // namespace ndem

@@ -1,0 +1,72 @@
+#include "core/particles.hpp"
+
+#include <numbers>
+
+namespace ndem {
+
+Index ParticleStore::add(const ParticleSpec& s, double density) {
+    const double m = density * 4.0 / 3.0 * std::numbers::pi * s.radius * s.radius * s.radius;
+    const double inertia = 0.4 * m * s.radius * s.radius;
+    const bool kinematic = (s.flags & kKinematic) != 0;
+    const bool fixedRotation = kinematic || (s.flags & kFixedRotation) != 0;
+    position.push_back(s.position);
+    orientation.push_back(Quat::Identity());
+    velocity.push_back(s.velocity);
+    angularVelocity.push_back(s.angularVelocity);
+    radius.push_back(s.radius);
+    mass.push_back(m);
+    invMass.push_back(kinematic ? 0.0 : 1.0 / m);
+    invInertia.push_back(fixedRotation ? 0.0 : 1.0 / inertia);
+    material.push_back(s.material);
+    flags.push_back(s.flags);
+    id.push_back(m_nextId);
+    const Index index = static_cast<Index>(position.size() - 1);
+    m_indexOfId.push_back(index);
+    ++m_nextId;
+    return index;
+}
+
+void ParticleStore::reserve(size_t n) {
+    position.reserve(n);
+    orientation.reserve(n);
+    velocity.reserve(n);
+    angularVelocity.reserve(n);
+    radius.reserve(n);
+    mass.reserve(n);
+    invMass.reserve(n);
+    invInertia.reserve(n);
+    material.reserve(n);
+    flags.reserve(n);
+    id.reserve(n);
+    m_indexOfId.reserve(n);
+}
+
+void ParticleStore::clear() {
+    *this = ParticleStore{};
+}
+
+namespace {
+template <class T>
+void applyOrder(std::vector<T>& field, const std::vector<Index>& order) {
+    std::vector<T> out(field.size());
+    for (size_t i = 0; i < order.size(); ++i) out[i] = field[order[i]];
+    field.swap(out);
+}
+}  // namespace
+
+void ParticleStore::permute(const std::vector<Index>& order) {
+    applyOrder(position, order);
+    applyOrder(orientation, order);
+    applyOrder(velocity, order);
+    applyOrder(angularVelocity, order);
+    applyOrder(radius, order);
+    applyOrder(mass, order);
+    applyOrder(invMass, order);
+    applyOrder(invInertia, order);
+    applyOrder(material, order);
+    applyOrder(flags, order);
+    applyOrder(id, order);
+    for (size_t i = 0; i < id.size(); ++i) m_indexOfId[id[i]] = static_cast<Index>(i);
+}
+
+}  // namespace ndem

@@ -1,0 +1,47 @@
+// Everything that defines a simulation before it starts: what a scene file describes.
+#pragma once
+
+#include "core/material.hpp"
+#include "core/particles.hpp"
+#include "core/settings.hpp"
+#include "core/triangle_mesh.hpp"
+#include "core/wall.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ndem {
+
+/// A measurement the scene asks for, by type, with its parameters as numbers and words.
+struct MeasurementRequest {
+    std::string type;  ///< e.g. "columnHeight", "track", "energy"
+    std::vector<std::pair<std::string, double>> numbers;
+    std::vector<std::pair<std::string, std::string>> words;
+
+    double number(const std::string& key, double fallback) const {
+        for (const auto& [k, v] : numbers)
+            if (k == key) return v;
+        return fallback;
+    }
+    std::string word(const std::string& key, const std::string& fallback) const {
+        for (const auto& [k, v] : words)
+            if (k == key) return v;
+        return fallback;
+    }
+};
+
+struct Scene {
+    std::string name;
+    std::string description;
+    std::string sourcePath;                 ///< the file it was loaded from, if any
+    StepSettings settings;
+    std::vector<Material> materials;
+    std::vector<ContactMaterialOverride> contactMaterials;
+    std::vector<Wall> walls;
+    std::vector<TriangleMesh> meshes;
+    std::vector<ParticleSpec> particles;
+    double duration = 1.0;                  ///< default simulated time of `ndem run` (s)
+    std::vector<MeasurementRequest> measurements;
+};
+
+}  // namespace ndem

@@ -1,0 +1,58 @@
+#include "core/settings.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace ndem {
+
+Vec3 StepSettings::gravityAt(double t) const {
+    if (gravityRampTime <= 0.0 || t >= gravityRampTime) return gravity;
+    const double full = gravity.norm();
+    if (full <= 0.0) return gravity;
+    const double start = std::min(gravityRampStart, full);
+    const double magnitude = start + (full - start) * (t / gravityRampTime);
+    return gravity * (magnitude / full);
+}
+
+namespace {
+
+struct RangeCheck {
+    std::optional<Error> error;
+
+    void check(const SettingInfo& info, double value) {
+        if (error) return;
+        const bool low = info.minExclusive ? !(value > info.min) : !(value >= info.min);
+        if (!std::isfinite(value) || low || value > info.max) {
+            std::ostringstream msg;
+            msg << "setting '" << info.key << "': must be ";
+            if (std::isfinite(info.min)) msg << (info.minExclusive ? "> " : ">= ") << info.min;
+            if (std::isfinite(info.min) && std::isfinite(info.max)) msg << " and ";
+            if (std::isfinite(info.max)) msg << "<= " << info.max;
+            if (!std::isfinite(info.min) && !std::isfinite(info.max)) msg << "finite";
+            msg << " (got " << value << ")";
+            error = Error{msg.str()};
+        }
+    }
+    void operator()(const SettingInfo& info, const double& v) { check(info, v); }
+    void operator()(const SettingInfo& info, const int& v) { check(info, v); }
+    void operator()(const SettingInfo&, const bool&) {}
+    void operator()(const SettingInfo& info, const Vec3& v) {
+        for (int k = 0; k < 3; ++k) check(info, v[k]);
+    }
+    template <class E, size_t N>
+    void operator()(const SettingInfo& info, const E& v, const std::array<const char*, N>&) {
+        const int i = static_cast<int>(v);
+        if (!error && (i < 0 || i >= static_cast<int>(N)))
+            error = Error{std::string("setting '") + info.key + "': invalid choice"};
+    }
+};
+
+}  // namespace
+
+std::optional<Error> validate(const StepSettings& s) {
+    RangeCheck check;
+    visitSettings(s, check);
+    return check.error;
+}
+
+}  // namespace ndem

@@ -1,0 +1,132 @@
+// Step settings: every knob of the solvers, each with a documented scene-file key.
+#pragma once
+
+#include "core/error.hpp"
+#include "core/types.hpp"
+
+#include <array>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace ndem {
+
+enum class StepMode : int { Smooth, SemiSmooth, Nonsmooth };
+enum class ContactLaw : int { Hertz, Linear };
+enum class FrictionModel : int { Cone, Box };
+enum class WarmStartMethod : int { History, Model };
+
+inline constexpr std::array<const char*, 3> kStepModeNames{"smooth", "semi-smooth", "nonsmooth"};
+inline constexpr std::array<const char*, 2> kContactLawNames{"hertz", "linear"};
+inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
+inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
+
+struct StepSettings {
+    StepMode mode = StepMode::SemiSmooth;
+    double timeStep = 0.01;                   ///< h (s)
+    Vec3 gravity = Vec3(0.0, 0.0, -9.81);     ///< g (m/s²)
+    double gravityRampTime = 0.0;             ///< ramp g from gravityRampStart to |g| (s); 0 = off
+    double gravityRampStart = 0.01;           ///< |g| at t = 0 during a ramp (m/s²)
+
+    ContactLaw contactLaw = ContactLaw::Hertz;
+    double contactMargin = 0.05;       ///< detection margin as a fraction of the smaller radius (–)
+    double referenceOverlap = 0.01;    ///< δ_ref/d for linearised stiffness and the smooth-DEM
+                                       ///< stability limit (–)
+
+    int iterations = 100;              ///< N_it, PGS sweeps per step
+    double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
+    FrictionModel frictionModel = FrictionModel::Cone;
+
+    bool impactEnabled = true;         ///< run the impact stage (servin-2014 App. A)
+    double impactThreshold = 0.05;     ///< v_imp (m/s): faster new contacts are impacts
+    int impactIterations = 50;         ///< PGS sweeps of the impact stage
+
+    bool warmStart = false;            ///< initialise λ from history or model (warm-start seed)
+    WarmStartMethod warmStartMethod = WarmStartMethod::History;
+    double warmStartBeta = 0.85;       ///< β, fraction of last step's multipliers (–)
+    bool warmStartNormal = true;       ///< warm start normal rows
+    bool warmStartFriction = true;     ///< warm start friction rows
+    bool warmStartRolling = true;      ///< warm start rolling/twisting rows
+    bool warmStartVelocity = true;     ///< apply v += M⁻¹Gᵀλ₀ (Algorithm 1 line 10)
+
+    double stabilizationSteps = 2.0;   ///< n_s in τ_n = max(n_s h, c/e_H) (–)
+    double frictionCompliance = 1e-6;  ///< γ_t (m/(N s)), Σ_t = γ_t/h
+    double rollingCompliance = 1e-6;   ///< γ_r (rad/(N m s)), Σ_r = γ_r/h
+
+    int reorderInterval = 50;          ///< re-sort particles in space every N steps; 0 = never
+
+    /// Gravity at simulated time t (m/s²), with the optional ramp applied.
+    Vec3 gravityAt(double t) const;
+};
+
+/// Description of one setting for the visitor: its key, unit and valid range.
+struct SettingInfo {
+    const char* key;
+    const char* unit;
+    const char* doc;
+    double min = -std::numeric_limits<double>::infinity();
+    double max = std::numeric_limits<double>::infinity();
+    bool minExclusive = false;
+};
+
+/// Visits every setting with (info, field) or (info, field, names) for enums. The single list
+/// that scene files, --set, validation, the docs and the app read.
+template <class S, class V>
+void visitSettings(S& s, V&& v) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    v(SettingInfo{"mode", "", "smooth | semi-smooth | nonsmooth"}, s.mode, kStepModeNames);
+    v(SettingInfo{"timeStep", "s", "time step h", 0.0, inf, true}, s.timeStep);
+    v(SettingInfo{"gravity", "m/s^2", "gravity vector"}, s.gravity);
+    v(SettingInfo{"gravityRamp.time", "s", "ramp gravity up over this time (0 = off)", 0.0},
+      s.gravityRampTime);
+    v(SettingInfo{"gravityRamp.start", "m/s^2", "gravity magnitude at t = 0 of a ramp", 0.0},
+      s.gravityRampStart);
+    v(SettingInfo{"contact.law", "", "hertz (e_H = 5/4) | linear (e_H = 1)"}, s.contactLaw,
+      kContactLawNames);
+    v(SettingInfo{"contact.margin", "", "detection margin, fraction of the smaller radius", 0.0,
+                  1.0},
+      s.contactMargin);
+    v(SettingInfo{"contact.referenceOverlap", "",
+                  "reference overlap / d for linearised Hertz stiffness and the smooth-DEM "
+                  "stability limit",
+                  0.0, 1.0, true},
+      s.referenceOverlap);
+    v(SettingInfo{"solver.iterations", "", "PGS sweeps per step N_it", 1.0, 1e6}, s.iterations);
+    v(SettingInfo{"solver.tolerance", "m/s", "stop when the mean residual is below (0 = off)", 0.0},
+      s.tolerance);
+    v(SettingInfo{"solver.friction", "", "cone | box friction projection"}, s.frictionModel,
+      kFrictionModelNames);
+    v(SettingInfo{"impact.enabled", "", "run the impact stage"}, s.impactEnabled);
+    v(SettingInfo{"impact.threshold", "m/s", "impact velocity threshold v_imp", 0.0},
+      s.impactThreshold);
+    v(SettingInfo{"impact.iterations", "", "PGS sweeps of the impact stage", 1.0, 1e6},
+      s.impactIterations);
+    v(SettingInfo{"warmStart.enabled", "", "warm start the PGS"}, s.warmStart);
+    v(SettingInfo{"warmStart.method", "", "history | model"}, s.warmStartMethod,
+      kWarmStartMethodNames);
+    v(SettingInfo{"warmStart.beta", "", "fraction beta of last step's multipliers", 0.0, 1.0},
+      s.warmStartBeta);
+    v(SettingInfo{"warmStart.normal", "", "warm start normal rows"}, s.warmStartNormal);
+    v(SettingInfo{"warmStart.friction", "", "warm start friction rows"}, s.warmStartFriction);
+    v(SettingInfo{"warmStart.rolling", "", "warm start rolling resistance rows"},
+      s.warmStartRolling);
+    v(SettingInfo{"warmStart.velocity", "", "apply the warm-start impulse to the velocities"},
+      s.warmStartVelocity);
+    v(SettingInfo{"regularization.stabilizationSteps", "", "n_s in tau_n = max(n_s h, c/e_H)",
+                  0.0, 1e3},
+      s.stabilizationSteps);
+    v(SettingInfo{"regularization.frictionCompliance", "m/(N s)", "gamma_t, Sigma_t = gamma_t/h",
+                  0.0},
+      s.frictionCompliance);
+    v(SettingInfo{"regularization.rollingCompliance", "rad/(N m s)",
+                  "gamma_r, Sigma_r = gamma_r/h", 0.0},
+      s.rollingCompliance);
+    v(SettingInfo{"broadPhase.reorderInterval", "steps",
+                  "re-sort particles in space every N steps (0 = never)", 0.0, 1e9},
+      s.reorderInterval);
+}
+
+/// Checks every field against its range. The error names the key and the value.
+std::optional<Error> validate(const StepSettings& s);
+
+}  // namespace ndem

@@ -1,0 +1,35 @@
+// Diagnostics of one step: what the CLI prints, the report stores and the app plots.
+#pragma once
+
+#include <cstdint>
+
+namespace ndem {
+
+/// Wall-clock seconds spent in each phase of the step, in step order.
+struct PhaseTimes {
+    double collide = 0.0;    ///< broad + narrow phase, contact matching (s)
+    double impact = 0.0;     ///< impact stage (s)
+    double solve = 0.0;      ///< rows, warm start, PGS sweeps (or smooth DEM forces) (s)
+    double integrate = 0.0;  ///< velocity write-back and position update (s)
+    double measure = 0.0;    ///< statistics and subscribed measurements (s)
+    double total() const { return collide + impact + solve + integrate + measure; }
+};
+
+struct StepStats {
+    std::int64_t step = 0;        ///< steps taken so far, this one included
+    double time = 0.0;            ///< simulated time after the step (s)
+    PhaseTimes seconds;           ///< wall-clock time per phase (s)
+    int contacts = 0;             ///< touching contacts (δ ≥ 0)
+    int speculativeContacts = 0;  ///< detected pairs not yet touching
+    int impacts = 0;              ///< contacts handled as impacts
+    int iterations = 0;           ///< PGS sweeps of the continuous stage
+    int impactIterations = 0;     ///< PGS sweeps of the impact stage
+    double residual = 0.0;        ///< mean row residual after the last sweep (m/s)
+    double maxResidual = 0.0;     ///< largest row residual after the last sweep (m/s)
+    double normalResidual = 0.0;  ///< mean residual of the normal rows (m/s)
+    double kineticEnergy = 0.0;   ///< translational + rotational, dynamic particles (J)
+    double meanOverlap = 0.0;     ///< ⟨ε_c⟩ = ⟨δ/d⟩ over touching contacts (–)
+    double maxOverlap = 0.0;      ///< max δ/d (–)
+};
+
+}  // namespace ndem

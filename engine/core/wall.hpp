@@ -1,0 +1,58 @@
+// Static and moving geometry the particles collide with: planes, boxes, the inside of a
+// cylinder, and triangle meshes. Walls have prescribed motion (infinite mass).
+#pragma once
+
+#include "core/material.hpp"
+#include "core/types.hpp"
+
+#include <string>
+
+namespace ndem {
+
+enum class WallShape : std::uint8_t {
+    Plane,     ///< half-space; local +z is the free side
+    Box,       ///< solid oriented box with half extents
+    Cylinder,  ///< inside surface of a cylinder: local z axis, radius, from z = 0 to height
+    Mesh,      ///< triangle mesh (two-sided), see TriangleMesh
+};
+
+/// A rigid, kinematic piece of geometry. Its pose moves by the prescribed velocities every step;
+/// contacts never change them (walls have infinite mass).
+struct Wall {
+    std::string name;
+    WallShape shape = WallShape::Plane;
+    MaterialId material = 0;
+    bool enabled = true;  ///< disabled walls collide with nothing (e.g. a removed side wall)
+
+    Vec3 position = Vec3::Zero();               ///< origin of the local frame (m)
+    Quat orientation = Quat::Identity();        ///< local to world rotation
+    Vec3 linearVelocity = Vec3::Zero();         ///< v (m/s) of the local origin
+    Vec3 angularVelocity = Vec3::Zero();        ///< ω (rad/s) about the local origin, world frame
+    Vec3 surfaceVelocity = Vec3::Zero();        ///< belt speed in the local frame (m/s); only its
+                                                ///< tangential part acts at a contact
+
+    Vec3 halfExtents = Vec3::Constant(0.5);     ///< Box half extents (m)
+    double radius = 0.05;                       ///< Cylinder inner radius R (m)
+    double height = 0.1;                        ///< Cylinder length along local z (m)
+    int mesh = -1;                              ///< index of the TriangleMesh for Mesh walls
+
+    Vec3 force = Vec3::Zero();   ///< total contact force on the wall during the last step (N)
+    Vec3 torque = Vec3::Zero();  ///< total contact torque about `position`, last step (N m)
+
+    Vec3 toLocal(const Vec3& p) const { return orientation.conjugate() * (p - position); }
+    Vec3 toWorld(const Vec3& p) const { return orientation * p + position; }
+
+    /// Velocity of the wall material at world point p with contact normal n (m/s).
+    Vec3 velocityAt(const Vec3& p, const Vec3& n) const {
+        const Vec3 belt = orientation * surfaceVelocity;
+        return linearVelocity + angularVelocity.cross(p - position) + belt - belt.dot(n) * n;
+    }
+
+    /// Advances the pose by the prescribed velocities over h (s).
+    void move(double h) {
+        position += h * linearVelocity;
+        if (!angularVelocity.isZero()) orientation = integrateOrientation(orientation, angularVelocity, h);
+    }
+};
+
+}  // namespace ndem

@@ -1,0 +1,297 @@
+#include "core/world.hpp"
+
+#include "solve/contact_rows.hpp"
+#include "solve/pgs_solver.hpp"
+#include "solve/smooth_dem.hpp"
+#include "solve/warm_start.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+namespace ndem {
+
+/// Measures consecutive phases of a step with one steady clock.
+class PhaseClock {
+public:
+    PhaseClock() : m_last(std::chrono::steady_clock::now()) {}
+    /// Seconds since the previous lap (or construction).
+    double lap() {
+        const auto now = std::chrono::steady_clock::now();
+        const double s = std::chrono::duration<double>(now - m_last).count();
+        m_last = now;
+        return s;
+    }
+
+private:
+    std::chrono::steady_clock::time_point m_last;
+};
+
+Expected<World> World::create(const Scene& scene) {
+    World w;
+    w.m_name = scene.name;
+    std::string error;
+    if (!w.m_materials.build(scene.materials, scene.contactMaterials, &error))
+        return Error{"contactMaterials: " + error};
+    w.m_walls = scene.walls;
+    w.m_meshes = scene.meshes;
+    for (TriangleMesh& m : w.m_meshes) m.buildGrid();
+    const size_t materialCount = w.m_materials.materials().size();
+    for (const Wall& wall : w.m_walls) {
+        if (wall.material >= materialCount)
+            return Error{"wall '" + wall.name + "': unknown material index"};
+        if (wall.shape == WallShape::Mesh &&
+            (wall.mesh < 0 || wall.mesh >= static_cast<int>(w.m_meshes.size())))
+            return Error{"wall '" + wall.name + "': mesh index out of range"};
+    }
+    w.m_particles.reserve(scene.particles.size());
+    for (const ParticleSpec& p : scene.particles) {
+        if (p.material >= materialCount) return Error{"particle: unknown material index"};
+        if (!(p.radius > 0.0)) return Error{"particle: radius must be > 0"};
+        w.m_particles.add(p, w.m_materials.materials()[p.material].density);
+    }
+    if (auto e = w.applySettings(scene.settings)) return *e;
+    return w;
+}
+
+Index World::addParticle(const ParticleSpec& spec) {
+    return m_particles.add(spec, m_materials.materials()[spec.material].density);
+}
+
+double World::smoothStabilityLimit() const {
+    std::vector<MaterialId> wallMaterials;
+    for (const Wall& w : m_walls) wallMaterials.push_back(w.material);
+    return ndem::smoothStabilityLimit(m_particles, m_materials, wallMaterials, m_settings);
+}
+
+std::optional<Error> World::applySettings(const StepSettings& s) {
+    if (auto e = validate(s)) return e;
+    if (s.mode == StepMode::Smooth) {
+        std::vector<MaterialId> wallMaterials;
+        for (const Wall& w : m_walls) wallMaterials.push_back(w.material);
+        const double limit = ndem::smoothStabilityLimit(m_particles, m_materials, wallMaterials, s);
+        if (s.timeStep > limit) {
+            std::ostringstream msg;
+            msg << "setting 'timeStep': h = " << s.timeStep
+                << " s exceeds the smooth-DEM stability limit sqrt(m/k) = " << limit
+                << " s of this scene (lower timeStep or use mode semi-smooth)";
+            return Error{msg.str()};
+        }
+    }
+    m_settings = s;
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------
+// The step
+// ---------------------------------------------------------------------------------------
+
+StepStats World::step() {
+    StepStats stats;
+    PhaseClock clock;
+
+    // Contact detection. Particles are re-sorted in space now and then so that the contacts
+    // of neighbours, generated in storage order, also sit close in memory for the sweeps.
+    if (m_settings.reorderInterval > 0 && m_stepCount % m_settings.reorderInterval == 0)
+        reorderParticles();
+    m_collider.detect(m_particles, m_walls, m_meshes,
+                      CollisionParams{m_settings.contactMargin, m_settings.timeStep}, m_contacts);
+    m_history.match(m_contacts);
+    for (std::uint8_t f : m_contacts.flags) {
+        if (f & kTouching)
+            ++stats.contacts;
+        else
+            ++stats.speculativeContacts;
+    }
+    stats.seconds.collide = clock.lap();
+
+    if (m_settings.mode == StepMode::Smooth)
+        stepSmooth(stats, clock);
+    else
+        stepNonsmooth(stats, clock);
+
+    accumulateWallForces();
+    m_history.store(m_contacts, m_particles.nextId());
+    m_time += m_settings.timeStep;
+    ++m_stepCount;
+    stats.step = m_stepCount;
+    stats.time = m_time;
+    stats.seconds.integrate += clock.lap();
+
+    measure(stats);
+    stats.seconds.measure = clock.lap();
+    return stats;
+}
+
+void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
+    loadSolverBodies();
+
+    // Impact stage (servin-2014 App. A): new contacts closing faster than v_imp get Newton's
+    // law, the touching network keeps G v⁺ ≥ 0; hard rows, no warm start.
+    if (m_settings.impactEnabled) {
+        flagImpacts(stats);
+        if (stats.impacts > 0) {
+            buildImpactRows(m_contacts, m_materials, m_bodies, m_settings, m_impactRows);
+            const PgsResult r = solvePgs(
+                m_impactRows, m_bodies,
+                PgsOptions{m_settings.impactIterations, 0.0, m_settings.frictionModel, nullptr});
+            stats.impactIterations = r.iterations;
+            storeImpactImpulses(m_impactRows, m_contacts);
+        }
+    }
+    stats.seconds.impact = clock.lap();
+
+    // Continuous stage. q_n takes v⁺ (Algorithm 1 line 7) before the pre-step adds the
+    // external forces (line 8); then warm start and PGS.
+    buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, m_settings,
+                        gravity().norm(), m_rows);
+    const Vec3 gh = m_settings.timeStep * gravity();
+    for (size_t i = 0; i < m_particles.size(); ++i)
+        if (m_bodies[i].invMass > 0.0) m_bodies[i].v += gh;
+    if (m_settings.warmStart)
+        warmStartRows(m_rows, m_contacts, m_history, m_materials, m_settings, m_bodies);
+    const PgsResult r =
+        solvePgs(m_rows, m_bodies,
+                 PgsOptions{m_settings.iterations, m_settings.tolerance, m_settings.frictionModel,
+                            m_recordResidual ? &m_residualHistory : nullptr});
+    storeContinuousImpulses(m_rows, m_contacts);
+    stats.iterations = r.iterations;
+    stats.residual = r.residual;
+    stats.maxResidual = r.maxResidual;
+    stats.normalResidual = r.normalResidual;
+    stats.seconds.solve = clock.lap();
+
+    // Velocity write-back and x_{i+1} = x_i + h v_{i+1}.
+    for (size_t i = 0; i < m_particles.size(); ++i) {
+        m_particles.velocity[i] = m_bodies[i].v;
+        m_particles.angularVelocity[i] = m_bodies[i].w;
+    }
+    integratePositions();
+}
+
+void World::stepSmooth(StepStats& stats, PhaseClock& clock) {
+    const size_t n = m_particles.size();
+    m_force.assign(n, Vec3::Zero());
+    m_torque.assign(n, Vec3::Zero());
+    computeSmoothForces(m_particles, m_contacts, m_history, m_materials, m_settings, m_force,
+                        m_torque);
+    stats.seconds.solve = clock.lap();
+
+    // Symplectic Euler: v_{i+1} = v_i + h M⁻¹ f(x_i, v_i), x_{i+1} = x_i + h v_{i+1}.
+    const double h = m_settings.timeStep;
+    const Vec3 g = gravity();
+    for (size_t i = 0; i < n; ++i) {
+        if (m_particles.invMass[i] > 0.0)
+            m_particles.velocity[i] += h * (m_force[i] * m_particles.invMass[i] + g);
+        m_particles.angularVelocity[i] += h * m_particles.invInertia[i] * m_torque[i];
+    }
+    integratePositions();
+}
+
+void World::loadSolverBodies() {
+    const size_t n = m_particles.size();
+    m_bodies.resize(n + 1);
+    for (size_t i = 0; i < n; ++i) {
+        SolverBody& b = m_bodies[i];
+        b.v = m_particles.velocity[i];
+        b.w = m_particles.angularVelocity[i];
+        b.invMass = m_particles.invMass[i];
+        b.setIsotropicInvInertia(m_particles.invInertia[i]);
+    }
+    m_bodies[n] = SolverBody{};  // the static body every wall contact uses as B
+}
+
+void World::flagImpacts(StepStats& stats) {
+    const double h = m_settings.timeStep;
+    const double threshold = m_settings.impactThreshold;
+    for (size_t i = 0; i < m_contacts.size(); ++i) {
+        std::uint8_t& f = m_contacts.flags[i];
+        if (f & kWasTouching) continue;  // impacts are new contacts only
+        const double incoming = relativeContactVelocity(m_contacts, i, m_bodies).dot(m_contacts.normal[i]);
+        if (incoming >= -threshold) continue;
+        // Touching, or closing the gap within this step: act before the overlap happens so the
+        // separation speed is exactly e times the approach speed.
+        const double overlap = m_contacts.overlap[i];
+        if (overlap >= 0.0 || overlap - h * incoming > 0.0) {
+            f |= kImpact;
+            ++stats.impacts;
+        }
+    }
+}
+
+void World::accumulateWallForces() {
+    for (Wall& w : m_walls) {
+        w.force.setZero();
+        w.torque.setZero();
+    }
+    const double invH = 1.0 / m_settings.timeStep;
+    for (size_t i = 0; i < m_contacts.size(); ++i) {
+        if (!(m_contacts.flags[i] & kWallContact)) continue;
+        Wall& w = m_walls[m_contacts.bodyB[i]];
+        const Vec3 impulse = (m_contacts.normalImpulse[i] + m_contacts.impactImpulse[i]) *
+                                 m_contacts.normal[i] +
+                             m_contacts.frictionImpulse[i];
+        const Vec3 f = impulse * invH;
+        w.force += f;
+        w.torque += m_contacts.leverB[i].cross(f) + m_contacts.rollingImpulse[i] * invH;
+    }
+}
+
+void World::integratePositions() {
+    const double h = m_settings.timeStep;
+    for (size_t i = 0; i < m_particles.size(); ++i) {
+        m_particles.position[i] += h * m_particles.velocity[i];
+        const Vec3& w = m_particles.angularVelocity[i];
+        if (w.squaredNorm() > 0.0)
+            m_particles.orientation[i] = integrateOrientation(m_particles.orientation[i], w, h);
+    }
+    for (Wall& w : m_walls) w.move(h);
+}
+
+void World::reorderParticles() {
+    const size_t n = m_particles.size();
+    if (n < 2) return;
+    double rMax = 0.0;
+    for (double r : m_particles.radius) rMax = std::max(rMax, r);
+    BroadPhase grid;
+    grid.build({}, 2.0 * rMax);
+    std::vector<std::pair<std::uint64_t, Index>> keyed(n);
+    for (size_t i = 0; i < n; ++i)
+        keyed[i] = {grid.spatialKey(m_particles.position[i]), static_cast<Index>(i)};
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<Index> order(n);
+    bool identity = true;
+    for (size_t i = 0; i < n; ++i) {
+        order[i] = keyed[i].second;
+        identity &= (order[i] == static_cast<Index>(i));
+    }
+    if (!identity) m_particles.permute(order);
+}
+
+void World::measure(StepStats& stats) {
+    double kinetic = 0.0;
+    for (size_t i = 0; i < m_particles.size(); ++i) {
+        if (m_particles.invMass[i] <= 0.0) continue;
+        const double inertia =
+            m_particles.invInertia[i] > 0.0 ? 1.0 / m_particles.invInertia[i] : 0.0;
+        kinetic += 0.5 * m_particles.mass[i] * m_particles.velocity[i].squaredNorm() +
+                   0.5 * inertia * m_particles.angularVelocity[i].squaredNorm();
+    }
+    stats.kineticEnergy = kinetic;
+    double sum = 0.0, maxOverlap = 0.0;
+    int touching = 0;
+    for (size_t i = 0; i < m_contacts.size(); ++i) {
+        if (!(m_contacts.flags[i] & kTouching)) continue;
+        const double e = m_contacts.overlap[i] / m_contacts.diameter[i];
+        sum += e;
+        maxOverlap = std::max(maxOverlap, e);
+        ++touching;
+    }
+    stats.meanOverlap = touching ? sum / touching : 0.0;
+    stats.maxOverlap = maxOverlap;
+    for (auto& m : m_measurements) m->sample(*this, stats);
+}
+
+}  // namespace ndem

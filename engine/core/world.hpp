@@ -1,0 +1,107 @@
+// The simulated world and its step: the one place where the phases run in order.
+#pragma once
+
+#include "collide/collider.hpp"
+#include "collide/contact_set.hpp"
+#include "core/error.hpp"
+#include "core/material.hpp"
+#include "core/particles.hpp"
+#include "core/scene.hpp"
+#include "core/settings.hpp"
+#include "core/step_stats.hpp"
+#include "core/triangle_mesh.hpp"
+#include "core/wall.hpp"
+#include "measure/measurement.hpp"
+#include "solve/solver_body.hpp"
+#include "solve/solver_contact.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ndem {
+
+/// Owns bodies, geometry, materials and contacts, and advances them one step at a time.
+/// Threading contract: not thread-safe; one thread calls step() and everything else, and
+/// nobody reads the world while step() runs (the app copies snapshots between steps).
+class World {
+public:
+    /// Builds a world from a scene description; the error names what is wrong.
+    static Expected<World> create(const Scene& scene);
+
+    World() = default;
+    World(World&&) = default;
+    World& operator=(World&&) = default;
+
+    /// Advances by one time step h (servin-2014 App. B, warm-start seed Algorithm 1):
+    /// collide → impact stage → q with v⁺ → pre-step v += h M⁻¹ f_ext → warm start →
+    /// PGS sweeps → x += h v → measure. In smooth mode: collide → forces → symplectic Euler.
+    StepStats step();
+
+    const StepSettings& settings() const { return m_settings; }
+    /// Validates and applies new settings between steps; nothing changes on error.
+    std::optional<Error> applySettings(const StepSettings& settings);
+
+    /// Largest stable smooth-DEM time step for the current particles and materials (s).
+    double smoothStabilityLimit() const;
+
+    ParticleStore& particles() { return m_particles; }
+    const ParticleStore& particles() const { return m_particles; }
+    std::vector<Wall>& walls() { return m_walls; }
+    const std::vector<Wall>& walls() const { return m_walls; }
+    const std::vector<TriangleMesh>& meshes() const { return m_meshes; }
+    const MaterialTable& materials() const { return m_materials; }
+    const ContactSet& contacts() const { return m_contacts; }
+    const ContactHistory& contactHistory() const { return m_history; }
+    const std::string& name() const { return m_name; }
+
+    double time() const { return m_time; }
+    std::int64_t stepCount() const { return m_stepCount; }
+    /// Gravity acting in the next step (with the ramp applied) (m/s²).
+    Vec3 gravity() const { return m_settings.gravityAt(m_time); }
+
+    /// Mean residual after each sweep of the last continuous solve, when recording is on.
+    const std::vector<double>& residualHistory() const { return m_residualHistory; }
+    void setRecordResidualHistory(bool on) { m_recordResidual = on; }
+
+    void subscribe(std::unique_ptr<Measurement> m) { m_measurements.push_back(std::move(m)); }
+    const std::vector<std::unique_ptr<Measurement>>& measurements() const { return m_measurements; }
+
+    /// Adds a particle between steps (emitters); returns its storage index.
+    Index addParticle(const ParticleSpec& spec);
+
+private:
+    void reorderParticles();
+    void stepNonsmooth(StepStats& stats, class PhaseClock& clock);
+    void stepSmooth(StepStats& stats, class PhaseClock& clock);
+    void loadSolverBodies();
+    void flagImpacts(StepStats& stats);
+    void accumulateWallForces();
+    void integratePositions();
+    void measure(StepStats& stats);
+
+    std::string m_name;
+    StepSettings m_settings;
+    MaterialTable m_materials;
+    ParticleStore m_particles;
+    std::vector<Wall> m_walls;
+    std::vector<TriangleMesh> m_meshes;
+
+    Collider m_collider;
+    ContactSet m_contacts;
+    ContactHistory m_history;
+
+    std::vector<SolverBody> m_bodies;  ///< particles then one static body for walls
+    std::vector<SolverContact> m_rows;
+    std::vector<SolverContact> m_impactRows;
+    std::vector<Vec3> m_force, m_torque;  ///< smooth DEM accumulators
+    std::vector<double> m_residualHistory;
+    bool m_recordResidual = false;
+
+    std::vector<std::unique_ptr<Measurement>> m_measurements;
+    double m_time = 0.0;
+    std::int64_t m_stepCount = 0;
+};
+
+}  // namespace ndem

@@ -1,0 +1,154 @@
+#include "solve/contact_rows.hpp"
+
+#include "solve/contact_law.hpp"
+
+#include <cmath>
+
+namespace ndem {
+
+namespace {
+
+/// Fraction of last step's Hertz linearisation overlap a contact keeps (see buildContinuousRows).
+constexpr double kReachMemory = 0.5;
+
+/// The body every wall contact uses as B: last entry of the solver body array, zero velocity
+/// and zero inverse mass. The wall's own velocity enters through the row bias instead.
+Index staticBodyIndex(std::span<const SolverBody> bodies) {
+    return static_cast<Index>(bodies.size()) - 1;
+}
+
+/// Fills the frame, levers, wall-velocity biases and diagonal D_j of row `r` for contact i.
+void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const SolverBody> bodies,
+             double scale, double sigmaN, double sigmaT, double sigmaR, double friction,
+             double rollingLimit) {
+    const Index staticBody = staticBodyIndex(bodies);
+    r.a = c.bodyA[i];
+    r.b = solverBodyB(c, i, staticBody);
+    r.contact = static_cast<std::uint32_t>(i);
+    r.n = c.normal[i];
+    tangentFrame(r.n, r.t1, r.t2);
+    r.ra = c.leverA[i];
+    r.rb = (c.flags[i] & kWallContact) ? Vec3::Zero().eval() : c.leverB[i];
+    r.scale = scale;
+    r.sigmaN = sigmaN;
+    r.sigmaT = sigmaT;
+    r.sigmaR = sigmaR;
+    r.friction = friction;
+    r.rollingLimit = rollingLimit;
+    r.flags = rollingLimit > 0.0 ? kHasRolling : 0u;
+    for (double& l : r.lambda) l = 0.0;
+
+    // The wall moves: its contact-point velocity is a constant of the step, so the kernel
+    // sees B at rest and the rows aim for −(wall velocity) instead.
+    const Vec3& vw = c.wallVelocity[i];
+    const Vec3& ww = c.wallAngularVelocity[i];
+    r.bias[0] = -scale * r.n.dot(vw);
+    r.bias[1] = -r.t1.dot(vw);
+    r.bias[2] = -r.t2.dot(vw);
+    r.bias[3] = -r.t1.dot(ww);
+    r.bias[4] = -r.t2.dot(ww);
+    r.bias[5] = -r.n.dot(ww);
+
+    const SolverBody& A = bodies[r.a];
+    const SolverBody& B = bodies[r.b];
+    auto linearRow = [&](const Vec3& dir) {
+        const Vec3 ja = r.ra.cross(dir), jb = r.rb.cross(dir);
+        return A.invMass + B.invMass + ja.dot(A.applyInvInertia(ja)) + jb.dot(B.applyInvInertia(jb));
+    };
+    auto angularRow = [&](const Vec3& axis) {
+        return axis.dot(A.applyInvInertia(axis)) + axis.dot(B.applyInvInertia(axis));
+    };
+    auto inverse = [](double d) { return d > 1e-300 ? 1.0 / d : 0.0; };
+    r.invD[0] = inverse(scale * scale * linearRow(r.n) + sigmaN);
+    r.invD[1] = inverse(linearRow(r.t1) + sigmaT);
+    r.invD[2] = inverse(linearRow(r.t2) + sigmaT);
+    r.invD[3] = inverse(angularRow(r.t1) + sigmaR);
+    r.invD[4] = inverse(angularRow(r.t2) + sigmaR);
+    r.invD[5] = inverse(angularRow(r.n) + sigmaR);
+}
+
+}  // namespace
+
+Vec3 relativeContactVelocity(const ContactSet& c, size_t i, std::span<const SolverBody> bodies) {
+    const SolverBody& A = bodies[c.bodyA[i]];
+    const Vec3 va = A.v + A.w.cross(c.leverA[i]);
+    if (c.flags[i] & kWallContact) return c.wallVelocity[i] - va;
+    const SolverBody& B = bodies[c.bodyB[i]];
+    return B.v + B.w.cross(c.leverB[i]) - va;
+}
+
+void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
+                         const ContactHistory& history, std::span<const SolverBody> bodies,
+                         const StepSettings& s, double accelerationScale,
+                         std::vector<SolverContact>& rows) {
+    rows.clear();
+    const double h = s.timeStep;
+    const bool hard = s.mode == StepMode::Nonsmooth;
+    const ContactLaw lawKind = hard ? ContactLaw::Linear : s.contactLaw;
+    const double sigmaT = hard ? 0.0 : s.frictionCompliance / h;
+    const double sigmaR = hard ? 0.0 : s.rollingCompliance / h;
+    for (size_t i = 0; i < c.size(); ++i) {
+        if (!(c.flags[i] & kTouching)) continue;
+        const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
+        const NormalLaw law =
+            normalLaw(m, lawKind, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
+        const SpookNormal spook = spookNormal(law, h, s.stabilizationSteps, hard);
+        const double separating = relativeContactVelocity(c, i, bodies).dot(c.normal[i]);
+        // The overlap the Hertz row is linearised at (see hertzRow): what the contact closes
+        // at its current approach speed within the step, and no less than half of last step's
+        // linearisation overlap, so a loaded contact does not go slack when δ dips; at rest
+        // this decays onto δ itself. A new or unloaded contact also counts what an |g|
+        // acceleration closes in one step. Never beyond max(δ_ref·d, δ).
+        double reach = h * std::max(0.0, -separating);
+        const double lastScale = c.memory[i] >= 0 ? history[c.memory[i]].hertzScale : 0.0;
+        if (lastScale > 0.0 && law.exponent > 1.0)
+            reach = std::max(reach, kReachMemory * std::pow(lastScale / law.exponent,
+                                                            1.0 / (law.exponent - 1.0)));
+        else
+            reach += accelerationScale * h * h;
+        reach = std::min(reach, std::max(s.referenceOverlap * c.diameter[i], c.overlap[i]));
+        const HertzRow hertz =
+            hertzRow(law, std::max(c.overlap[i], 0.0), c.diameter[i], reach);
+        const double rollingLimit = m.rollingResistance * 0.5 * c.effectiveDiameter[i];
+
+        SolverContact& r = rows.emplace_back();
+        initRow(r, c, i, bodies, hertz.scale, spook.sigma, sigmaT, sigmaR, m.friction,
+                rollingLimit);
+        r.bias[0] += 4.0 / h * spook.upsilon * hertz.deltaBar + spook.upsilon * hertz.scale * separating;
+    }
+}
+
+void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
+                     std::span<const SolverBody> bodies, const StepSettings&,
+                     std::vector<SolverContact>& rows) {
+    rows.clear();
+    for (size_t i = 0; i < c.size(); ++i) {
+        const bool impact = (c.flags[i] & kImpact) != 0;
+        if (!impact && !(c.flags[i] & kTouching)) continue;
+        const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
+        SolverContact& r = rows.emplace_back();
+        initRow(r, c, i, bodies, 1.0, 0.0, 0.0, 0.0, m.friction,
+                m.rollingResistance * 0.5 * c.effectiveDiameter[i]);
+        if (impact) {
+            // Newton's law G_n v⁺ = −e G_n v⁻ for the impact; the rest keep G_n v⁺ ≥ 0.
+            const double incoming = relativeContactVelocity(c, i, bodies).dot(r.n);
+            r.bias[0] += -m.restitution * incoming;
+        }
+    }
+}
+
+void storeContinuousImpulses(std::span<const SolverContact> rows, ContactSet& c) {
+    for (const SolverContact& r : rows) {
+        const size_t i = r.contact;
+        c.normalImpulse[i] = r.scale * r.lambda[0];
+        c.frictionImpulse[i] = r.lambda[1] * r.t1 + r.lambda[2] * r.t2;
+        c.rollingImpulse[i] = r.lambda[3] * r.t1 + r.lambda[4] * r.t2 + r.lambda[5] * r.n;
+        c.hertzScale[i] = r.scale;
+    }
+}
+
+void storeImpactImpulses(std::span<const SolverContact> rows, ContactSet& c) {
+    for (const SolverContact& r : rows) c.impactImpulse[r.contact] = r.lambda[0];
+}
+
+}  // namespace ndem

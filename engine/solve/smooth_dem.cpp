@@ -1,0 +1,131 @@
+#include "solve/smooth_dem.hpp"
+
+#include "solve/contact_law.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ndem {
+
+namespace {
+
+/// Keeps a spring vector in the current tangent plane with its length (the contact frame
+/// turns between steps; Luding 2008 rotates the spring instead of cutting it short).
+Vec3 rotateIntoPlane(const Vec3& spring, const Vec3& n) {
+    const double length = spring.norm();
+    Vec3 t = spring - spring.dot(n) * n;
+    const double tl = t.norm();
+    return tl > 0.0 ? Vec3(t * (length / tl)) : Vec3::Zero();
+}
+
+/// Caps a spring force at `limit` and shortens the spring to match (Coulomb slip).
+void capSpring(Vec3& f, Vec3& spring, double stiffness, const Vec3& damping, double limit) {
+    const double m = f.norm();
+    if (m <= limit || m == 0.0) return;
+    f *= limit / m;
+    spring = stiffness > 0.0 ? Vec3(-(f + damping) / stiffness) : Vec3::Zero();
+}
+
+}  // namespace
+
+void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHistory& history,
+                         const MaterialTable& materials, const StepSettings& s,
+                         std::vector<Vec3>& force, std::vector<Vec3>& torque) {
+    const double h = s.timeStep;
+    for (size_t i = 0; i < c.size(); ++i) {
+        c.normalImpulse[i] = 0.0;
+        c.frictionImpulse[i].setZero();
+        c.rollingImpulse[i].setZero();
+        c.tangentialSpring[i].setZero();
+        c.rollingSpring[i].setZero();
+        const double delta = c.overlap[i];
+        if (delta <= 0.0) continue;
+
+        const Index a = c.bodyA[i];
+        const bool wall = (c.flags[i] & kWallContact) != 0;
+        const Index b = c.bodyB[i];
+        const Vec3& n = c.normal[i];
+        const Vec3 va = p.velocity[a] + p.angularVelocity[a].cross(c.leverA[i]);
+        const Vec3 vb = wall ? c.wallVelocity[i]
+                             : Vec3(p.velocity[b] + p.angularVelocity[b].cross(c.leverB[i]));
+        const Vec3 u = vb - va;  // velocity of B relative to A at the contact point
+        const double overlapRate = -u.dot(n);
+
+        const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
+        const NormalLaw law =
+            normalLaw(m, s.contactLaw, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
+        const double elastic = std::pow(delta, 2.0 * law.exponent - 1.0);
+        const double viscous = law.damping * std::pow(delta, 2.0 * law.exponent - 2.0) * overlapRate;
+        const double fn = std::max(0.0, law.stiffness * (elastic + viscous));
+
+        const double rStar = 0.5 * c.effectiveDiameter[i];
+        const double kt = law.exponent > 1.0 ? 8.0 * m.shearModulus * std::sqrt(rStar * delta)
+                                             : 2.0 / 7.0 * law.stiffness;
+        Vec3 xi = Vec3::Zero(), theta = Vec3::Zero();
+        if (c.memory[i] >= 0) {
+            xi = rotateIntoPlane(history[c.memory[i]].tangentialSpring, n);
+            theta = history[c.memory[i]].rollingSpring;
+        }
+        const Vec3 ut = u - u.dot(n) * n;
+        xi += h * ut;
+        const Vec3 tangentialDamping = law.damping * kt * ut;
+        Vec3 ft = -kt * xi - tangentialDamping;
+        capSpring(ft, xi, kt, tangentialDamping, m.friction * fn);
+
+        // Rolling (tangent-plane part) and twisting (normal part) springs on ω_B − ω_A.
+        Vec3 moment = Vec3::Zero();
+        if (m.rollingResistance > 0.0) {
+            const Vec3 wa = p.angularVelocity[a];
+            const Vec3 wb = wall ? c.wallAngularVelocity[i] : p.angularVelocity[b];
+            theta += h * (wb - wa);
+            const double kr = kt * rStar * rStar;
+            Vec3 rollTheta = theta - theta.dot(n) * n;
+            Vec3 twistTheta = theta.dot(n) * n;
+            Vec3 roll = -kr * rollTheta, twist = -kr * twistTheta;
+            const double limit = m.rollingResistance * rStar * fn;
+            capSpring(roll, rollTheta, kr, Vec3::Zero(), limit);
+            capSpring(twist, twistTheta, kr, Vec3::Zero(), limit);
+            theta = rollTheta + twistTheta;
+            moment = roll + twist;
+        }
+
+        const Vec3 f = fn * n + ft;  // on B
+        force[a] -= f;
+        torque[a] -= c.leverA[i].cross(f) + moment;
+        if (!wall) {
+            force[b] += f;
+            torque[b] += c.leverB[i].cross(f) + moment;
+        }
+        c.normalImpulse[i] = fn * h;
+        c.frictionImpulse[i] = ft * h;
+        c.rollingImpulse[i] = moment * h;
+        c.tangentialSpring[i] = xi;
+        c.rollingSpring[i] = theta;
+    }
+}
+
+double smoothStabilityLimit(const ParticleStore& p, const MaterialTable& materials,
+                            const std::vector<MaterialId>& wallMaterials, const StepSettings& s) {
+    // Every material a particle may touch: those of the particles and of the walls.
+    std::vector<bool> present(materials.materials().size(), false);
+    for (MaterialId m : p.material) present[m] = true;
+    for (MaterialId m : wallMaterials) present[m] = true;
+    double limit = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < p.size(); ++i) {
+        if (p.invMass[i] <= 0.0) continue;
+        const double d = 2.0 * p.radius[i];
+        double k = 0.0;
+        for (size_t other = 0; other < present.size(); ++other) {
+            if (!present[other]) continue;
+            const ContactMaterial& m = materials.pair(p.material[i], static_cast<MaterialId>(other));
+            // A wall (d* = d) is the stiffest partner of a given material.
+            const NormalLaw law = normalLaw(m, s.contactLaw, d, d, s.referenceOverlap);
+            k = std::max(k, law.tangentStiffness(s.referenceOverlap * d));
+        }
+        if (k > 0.0) limit = std::min(limit, std::sqrt(p.mass[i] / k));
+    }
+    return limit;
+}
+
+}  // namespace ndem

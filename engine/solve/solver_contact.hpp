@@ -1,0 +1,35 @@
+// One contact's constraint rows in the form the PGS sweep consumes.
+#pragma once
+
+#include "core/types.hpp"
+
+#include <cstdint>
+
+namespace ndem {
+
+enum SolverContactFlag : std::uint32_t {
+    kHasRolling = 1u << 0,  ///< rolling and twisting rows are active (μ_r > 0)
+};
+
+/// Row order inside a contact: normal, friction t1, friction t2, rolling t1, rolling t2,
+/// twisting n. 328 bytes, laid out in the order the sweep reads it. Each row j solves
+///   r_j = bias_j − s_j G_j v − Σ_j λ_j,   λ_j ← proj(λ_j + r_j / D_j)
+/// where s_j = scale for the normal row (Hertz, servin-2014 Eq. 29) and 1 otherwise.
+struct SolverContact {
+    std::int32_t a = 0, b = 0;   ///< solver body indices (b may be the static body)
+    std::uint32_t contact = 0;   ///< index into the ContactSet
+    std::uint32_t flags = 0;     ///< SolverContactFlag
+    Vec3 n, t1, t2;              ///< contact frame, n from a to b
+    Vec3 ra, rb;                 ///< contact point minus body reference points (m)
+    double lambda[6] = {0, 0, 0, 0, 0, 0};  ///< multipliers in row units (impulse, N s / N m s)
+    double invD[6] = {0, 0, 0, 0, 0, 0};    ///< 1/D_j, D_j = s² G_j M⁻¹ G_jᵀ + Σ_j (0 = row off)
+    double bias[6] = {0, 0, 0, 0, 0, 0};    ///< q_j including the wall's velocity (m/s, rad/s)
+    double sigmaN = 0.0;         ///< Σ_n, SPOOK regularisation of the normal row
+    double sigmaT = 0.0;         ///< Σ_t = γ_t / h
+    double sigmaR = 0.0;         ///< Σ_r = γ_r / h
+    double scale = 1.0;          ///< s = e_H δ^{e_H−1}: normal force = s λ_n / h
+    double friction = 0.0;       ///< μ: |λ_t| ≤ μ s λ_n
+    double rollingLimit = 0.0;   ///< μ_r R* (m): |λ_r| ≤ μ_r R* s λ_n
+};
+
+}  // namespace ndem
