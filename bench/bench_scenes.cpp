@@ -29,6 +29,15 @@ Material warmStartGrain() {
 }
 
 namespace {
+/// A scene with one material, the given settings and nothing in it yet.
+Scene emptyScene(const char* name, const Material& material, const StepSettings& settings) {
+    Scene s;
+    s.name = name;
+    s.settings = settings;
+    s.materials = {material};
+    return s;
+}
+
 Wall floorPlane() {
     Wall w;
     w.name = "floor";
@@ -38,10 +47,7 @@ Wall floorPlane() {
 }  // namespace
 
 Scene column(int n, double d, const Material& material, const StepSettings& settings) {
-    Scene s;
-    s.name = "column";
-    s.settings = settings;
-    s.materials = {material};
+    Scene s = emptyScene("column", material, settings);
     s.walls = {floorPlane()};
     for (int k = 0; k < n; ++k) {
         ParticleSpec p;
@@ -67,11 +73,8 @@ std::vector<double> hertzColumnOverlaps(int n, double d, const Material& m, doub
 
 Scene headOnCollision(double d, double speed, const Material& material,
                       const StepSettings& settings) {
-    Scene s;
-    s.name = "collision";
-    s.settings = settings;
+    Scene s = emptyScene("collision", material, settings);
     s.settings.gravity = Vec3::Zero();
-    s.materials = {material};
     for (int side : {-1, 1}) {
         ParticleSpec p;
         p.radius = 0.5 * d;
@@ -84,10 +87,7 @@ Scene headOnCollision(double d, double speed, const Material& material,
 
 Scene incline(double angleDeg, double d, const Material& material, const StepSettings& settings,
               bool fixedRotation) {
-    Scene s;
-    s.name = "incline";
-    s.settings = settings;
-    s.materials = {material};
+    Scene s = emptyScene("incline", material, settings);
     Wall plane = floorPlane();
     const double angle = angleDeg * std::numbers::pi / 180.0;
     plane.orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitY()));
@@ -102,10 +102,7 @@ Scene incline(double angleDeg, double d, const Material& material, const StepSet
 
 Scene rollingSphere(double speed, double d, const Material& material,
                     const StepSettings& settings) {
-    Scene s;
-    s.name = "rolling";
-    s.settings = settings;
-    s.materials = {material};
+    Scene s = emptyScene("rolling", material, settings);
     s.walls = {floorPlane()};
     ParticleSpec p;
     p.radius = 0.5 * d;
@@ -118,10 +115,7 @@ Scene rollingSphere(double speed, double d, const Material& material,
 
 Scene bed(int n, double d, const Material& material, const StepSettings& settings,
           unsigned seed) {
-    Scene s;
-    s.name = "bed";
-    s.settings = settings;
-    s.materials = {material};
+    Scene s = emptyScene("bed", material, settings);
     Random random(seed);
     // A square footprint about 30 d wide; columns of particles stacked 1.1 d apart.
     const int side = std::max(2, static_cast<int>(std::ceil(std::sqrt(n / 10.0))));
@@ -148,13 +142,6 @@ Scene bed(int n, double d, const Material& material, const StepSettings& setting
         s.particles.push_back(p);
     }
     return s;
-}
-
-std::uint64_t Random::next() {
-    std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 }  // namespace ndem::scenes

@@ -2,6 +2,7 @@
 // systems. Scene files in assets/scenes/ describe the same systems for `ndem run`.
 #pragma once
 
+#include "core/random.hpp"
 #include "core/scene.hpp"
 
 namespace ndem::scenes {
@@ -38,15 +39,6 @@ Scene rollingSphere(double speed, double diameter, const Material& material,
 Scene bed(int n, double diameter, const Material& material, const StepSettings& settings,
           unsigned seed = 1);
 
-/// Splitmix64: a small, portable, deterministic random stream for scene generation.
-class Random {
-public:
-    explicit Random(std::uint64_t seed) : m_state(seed) {}
-    std::uint64_t next();
-    double uniform(double lo, double hi) { return lo + (hi - lo) * (next() >> 11) * 0x1.0p-53; }
-
-private:
-    std::uint64_t m_state;
-};
+using ndem::Random;
 
 }  // namespace ndem::scenes

@@ -1,1 +1,45 @@
-int main() { return 0; }
+// ndem: the headless NDEM Studio engine. `ndem help` lists the commands.
+#include "commands.hpp"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* const kUsage = R"(usage: ndem <command> [options]
+
+commands:
+  run SCENE [--steps N | --time T] [--set key=value]... [--report FILE.json]
+            [--vtk DIR [--every K]] [--quiet]
+        Simulate a scene file (assets/scenes/*.json). Without --steps or --time the scene's
+        "duration" is simulated. --set overrides any key of the scene file (see `ndem keys`).
+        --report writes settings, a StepStats summary and series, and the measurements.
+        --vtk writes ParaView files (particles, contact network, walls) every K steps.
+  bench [--quick] [--particles N]
+        Benchmarks on a settled bed of spheres; JSON on stdout (docs/PERFORMANCE.md).
+  keys  List every setting key with its unit, range and default.
+  help  This text.   version  The version.
+
+exit codes: 0 success, 1 failure while running, 2 bad input.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    if (command == "run") return ndem::cli::runCommand(args);
+    if (command == "bench") return ndem::cli::benchCommand(args);
+    if (command == "keys") return ndem::cli::keysCommand(args);
+    if (command == "version" || command == "--version") {
+        std::printf("ndem %s (%s build)\n", NDEM_VERSION, NDEM_BUILD_TYPE);
+        return 0;
+    }
+    return ndem::cli::badInput("unknown command '" + command + "' (try `ndem help`)");
+}

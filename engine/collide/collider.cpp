@@ -35,8 +35,10 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
             const Vec3 d = p.position[j] - p.position[i];
             const double rSum = p.radius[i] + p.radius[j];
             const double staticMargin = params.marginFraction * std::min(p.radius[i], p.radius[j]);
-            const double reach = rSum + staticMargin +
-                                 params.timeStep * (p.velocity[j] - p.velocity[i]).norm();
+            // Pairs that move, even side by side, can be driven together during the solve
+            // (a compression wave in a falling pack): keep them as speculative contacts.
+            const double travel = params.timeStep * (p.velocity[i].norm() + p.velocity[j].norm());
+            const double reach = rSum + staticMargin + travel;
             const double dist2 = d.squaredNorm();
             if (dist2 >= reach * reach || dist2 <= 0.0) return;
             const double dist = std::sqrt(dist2);
@@ -49,8 +51,7 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                 nrm = -nrm;
             }
             const double overlap = rSum - dist;
-            const double approach = -(p.velocity[b] - p.velocity[a]).dot(nrm);
-            if (overlap < -staticMargin - params.timeStep * std::max(approach, 0.0)) return;
+            if (overlap < -staticMargin - travel) return;
             const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
             const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
             const double meanDiameter = 0.5 * (da + db);
@@ -105,8 +106,9 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
                 const double overlap = r - distance;
                 const Vec3 point = x + (r - 0.5 * overlap) * nrm;
                 const Vec3 wallVelocity = wall.velocityAt(point, nrm);
-                const double approach = -(wallVelocity - p.velocity[i]).dot(nrm);
-                if (overlap < -staticMargin - params.timeStep * std::max(approach, 0.0)) return;
+                const double travel =
+                    params.timeStep * (p.velocity[i].norm() + wallVelocity.norm());
+                if (overlap < -staticMargin - travel) return;
                 const double d = 2.0 * r;
                 const size_t c = out.add(i, static_cast<Index>(w), nrm, point - x,
                                          point - wall.position, overlap, d, d, p.material[i],

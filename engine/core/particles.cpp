@@ -5,7 +5,8 @@
 namespace ndem {
 
 Index ParticleStore::add(const ParticleSpec& s, double density) {
-    const double m = density * 4.0 / 3.0 * std::numbers::pi * s.radius * s.radius * s.radius;
+    const double m = s.mass > 0.0 ? s.mass
+                                  : density * 4.0 / 3.0 * std::numbers::pi * s.radius * s.radius * s.radius;
     const double inertia = 0.4 * m * s.radius * s.radius;
     const bool kinematic = (s.flags & kKinematic) != 0;
     const bool fixedRotation = kinematic || (s.flags & kFixedRotation) != 0;

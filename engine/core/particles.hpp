@@ -21,6 +21,7 @@ struct ParticleSpec {
     Vec3 velocity = Vec3::Zero();         ///< v (m/s)
     Vec3 angularVelocity = Vec3::Zero();  ///< ω (rad/s)
     double radius = 0.005;                ///< r (m)
+    double mass = 0.0;                    ///< m (kg); 0 = from the material density
     MaterialId material = 0;
     std::uint8_t flags = 0;
 };

@@ -24,7 +24,7 @@ struct RangeCheck {
         const bool low = info.minExclusive ? !(value > info.min) : !(value >= info.min);
         if (!std::isfinite(value) || low || value > info.max) {
             std::ostringstream msg;
-            msg << "setting '" << info.key << "': must be ";
+            msg << "settings." << info.key << ": must be ";
             if (std::isfinite(info.min)) msg << (info.minExclusive ? "> " : ">= ") << info.min;
             if (std::isfinite(info.min) && std::isfinite(info.max)) msg << " and ";
             if (std::isfinite(info.max)) msg << "<= " << info.max;
@@ -43,7 +43,7 @@ struct RangeCheck {
     void operator()(const SettingInfo& info, const E& v, const std::array<const char*, N>&) {
         const int i = static_cast<int>(v);
         if (!error && (i < 0 || i >= static_cast<int>(N)))
-            error = Error{std::string("setting '") + info.key + "': invalid choice"};
+            error = Error{std::string("settings.") + info.key + ": invalid choice"};
     }
 };
 

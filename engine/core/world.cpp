@@ -74,7 +74,7 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
         const double limit = ndem::smoothStabilityLimit(m_particles, m_materials, wallMaterials, s);
         if (s.timeStep > limit) {
             std::ostringstream msg;
-            msg << "setting 'timeStep': h = " << s.timeStep
+            msg << "settings.timeStep: h = " << s.timeStep
                 << " s exceeds the smooth-DEM stability limit sqrt(m/k) = " << limit
                 << " s of this scene (lower timeStep or use mode semi-smooth)";
             return Error{msg.str()};

@@ -88,8 +88,17 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
     const double sigmaT = hard ? 0.0 : s.frictionCompliance / h;
     const double sigmaR = hard ? 0.0 : s.rollingCompliance / h;
     for (size_t i = 0; i < c.size(); ++i) {
-        if (!(c.flags[i] & kTouching)) continue;
         const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
+        const double rollingLimit = m.rollingResistance * 0.5 * c.effectiveDiameter[i];
+        if (!(c.flags[i] & kTouching)) {
+            // A gap that the solve itself may close (bodies pushed together within the step):
+            // a hard row lets it close and overlap by at most δ_ref·d, G_n v ≥ (δ − δ_ref d)/h.
+            // It never binds as h → 0, so the smooth limit is untouched.
+            SolverContact& r = rows.emplace_back();
+            initRow(r, c, i, bodies, 1.0, 0.0, sigmaT, sigmaR, m.friction, rollingLimit);
+            r.bias[0] += (c.overlap[i] - s.referenceOverlap * c.diameter[i]) / h;
+            continue;
+        }
         const NormalLaw law =
             normalLaw(m, lawKind, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
         const SpookNormal spook = spookNormal(law, h, s.stabilizationSteps, hard);
@@ -109,7 +118,6 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
         reach = std::min(reach, std::max(s.referenceOverlap * c.diameter[i], c.overlap[i]));
         const HertzRow hertz =
             hertzRow(law, std::max(c.overlap[i], 0.0), c.diameter[i], reach);
-        const double rollingLimit = m.rollingResistance * 0.5 * c.effectiveDiameter[i];
 
         SolverContact& r = rows.emplace_back();
         initRow(r, c, i, bodies, hertz.scale, spook.sigma, sigmaT, sigmaR, m.friction,

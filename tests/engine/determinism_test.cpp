@@ -37,9 +37,36 @@ TEST(Determinism, SameSceneGivesBitIdenticalState) {
     EXPECT_EQ(first, run());
 }
 
-TEST(Determinism, ReorderingDoesNotChangeThePhysics) {
-    // Storage order changes the Gauss-Seidel order, so states differ bitwise; the settled bed
-    // must still agree on its mean height to a small fraction of a diameter.
+TEST(Determinism, ReorderingPermutesStorageButKeepsEveryParticle) {
+    // The bed starts as a loose lattice: no contacts in the first step, so the Gauss-Seidel
+    // order cannot matter and both worlds must agree exactly, particle by particle (by id).
+    StepSettings s;
+    s.timeStep = 5e-3;
+    auto stepOnce = [&](int reorder) {
+        s.reorderInterval = reorder;
+        World world = test::makeWorld(scenes::bed(300, 0.01, scenes::servinGrain(), s, 3));
+        world.step();
+        return world;
+    };
+    const World plain = stepOnce(0), sorted = stepOnce(1);
+    const ParticleStore &a = plain.particles(), &b = sorted.particles();
+    ASSERT_EQ(a.size(), b.size());
+    int moved = 0;
+    for (std::uint32_t id = 0; id < a.size(); ++id) {
+        const Index ia = a.indexOfId()[id], ib = b.indexOfId()[id];
+        moved += (ia != ib);
+        EXPECT_EQ(a.position[ia], b.position[ib]);
+        EXPECT_EQ(a.velocity[ia], b.velocity[ib]);
+        EXPECT_EQ(a.radius[ia], b.radius[ib]);
+        EXPECT_EQ(a.mass[ia], b.mass[ib]);
+        EXPECT_EQ(b.id[ib], id);
+    }
+    EXPECT_GT(moved, 100) << "the Morton sort should have moved most particles";
+}
+
+TEST(Determinism, ReorderingGivesTheSameBedWithinItsRandomness) {
+    // Storage order is the Gauss-Seidel order: settling is chaotic, packings differ in detail,
+    // but not in bulk.
     auto meanHeight = [](int reorder) {
         StepSettings s;
         s.timeStep = 5e-3;
@@ -51,7 +78,7 @@ TEST(Determinism, ReorderingDoesNotChangeThePhysics) {
         for (const Vec3& x : world.particles().position) z += x.z();
         return z / world.particles().size();
     };
-    EXPECT_NEAR(meanHeight(0), meanHeight(5), 0.02 * 0.01);
+    EXPECT_NEAR(meanHeight(0), meanHeight(5), 0.1 * 0.01);
 }
 
 }  // namespace

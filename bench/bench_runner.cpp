@@ -1,0 +1,215 @@
+#include "bench_runner.hpp"
+
+#include "bench_machine.hpp"
+#include "bench_scenes.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace ndem::bench {
+
+namespace {
+
+using Progress = std::function<void(const std::string&)>;
+using Clock = std::chrono::steady_clock;
+
+constexpr double kDiameter = 0.01;  ///< mean sphere diameter d of the bed (m)
+
+void report(const Progress& progress, const std::string& line) {
+    if (progress) progress(line);
+}
+
+/// a / b, or NaN (null in the JSON) when there is nothing to divide by, e.g. a bed so small
+/// that no two spheres touch.
+double ratio(double a, double b) {
+    return b > 0.0 ? a / b : std::numeric_limits<double>::quiet_NaN();
+}
+
+/// Means over the steps of one timed series.
+struct SeriesMeans {
+    PhaseTimes seconds;          ///< wall time per phase (s)
+    double contacts = 0.0;       ///< touching contacts
+    double speculative = 0.0;    ///< detected pairs not yet touching
+    double iterations = 0.0;     ///< PGS sweeps (tolerance 0: exactly N_it)
+    double kineticEnergy = 0.0;  ///< (J)
+    double impacts = 0.0;        ///< contacts handled by the impact stage
+    double impactSteps = 0.0;    ///< fraction of steps that ran the impact stage (–)
+    int steps = 0;
+};
+
+/// Times `steps` steps with the world's current settings. One untimed step goes first: the
+/// first step after a settings change finds cold caches and, in smooth mode, allocates the
+/// force arrays, which would bias a series of only 10–40 steps.
+SeriesMeans timeSeries(World& world, int steps, const Progress& progress,
+                       const std::string& label) {
+    report(progress, "timing " + label);
+    world.step();
+    SeriesMeans m;
+    for (int k = 0; k < steps; ++k) {
+        const StepStats s = world.step();
+        m.seconds.collide += s.seconds.collide;
+        m.seconds.impact += s.seconds.impact;
+        m.seconds.solve += s.seconds.solve;
+        m.seconds.integrate += s.seconds.integrate;
+        m.seconds.measure += s.seconds.measure;
+        m.contacts += s.contacts;
+        m.speculative += s.speculativeContacts;
+        m.iterations += s.iterations;
+        m.kineticEnergy += s.kineticEnergy;
+        m.impacts += s.impacts;
+        m.impactSteps += s.impacts > 0 ? 1.0 : 0.0;
+    }
+    const double inv = 1.0 / steps;
+    m.seconds.collide *= inv;
+    m.seconds.impact *= inv;
+    m.seconds.solve *= inv;
+    m.seconds.integrate *= inv;
+    m.seconds.measure *= inv;
+    m.contacts *= inv;
+    m.speculative *= inv;
+    m.iterations *= inv;
+    m.kineticEnergy *= inv;
+    m.impacts *= inv;
+    m.impactSteps *= inv;
+    m.steps = steps;
+    return m;
+}
+
+/// Why the impact phase costs what it does: one new contact closing faster than v_imp makes
+/// the step run impactIterations sweeps over every touching contact, not only the new one.
+nlohmann::json impactStage(const SeriesMeans& m) {
+    return {{"meanImpacts", m.impacts}, {"stepsWithImpactsFraction", m.impactSteps}};
+}
+
+nlohmann::json phasesMs(const PhaseTimes& t) {
+    return {{"collide", 1e3 * t.collide}, {"impact", 1e3 * t.impact},
+            {"solve", 1e3 * t.solve},     {"integrate", 1e3 * t.integrate},
+            {"measure", 1e3 * t.measure}, {"total", 1e3 * t.total()}};
+}
+
+}  // namespace
+
+StepSettings benchSettings() {
+    StepSettings s;
+    s.mode = StepMode::SemiSmooth;
+    s.timeStep = 5e-3;
+    s.iterations = 50;
+    s.warmStart = true;
+    return s;
+}
+
+Expected<World> settledBed(int n, double settleTime, const StepSettings& settings,
+                           const Progress& progress) {
+    Expected<World> created =
+        World::create(scenes::bed(n, kDiameter, scenes::servinGrain(), settings));
+    if (!created) return created;
+    World& world = *created;
+    // Stop at the step nearest to settleTime; report every 10 % of it.
+    const double end = settleTime - 0.5 * settings.timeStep;
+    int reported = 0;
+    while (world.time() < end) {
+        world.step();
+        const int percent = static_cast<int>(10.0 * world.time() / settleTime) * 10;
+        if (percent > reported && percent < 100) {
+            reported = percent;
+            report(progress, "settling bed " + std::to_string(percent) + "%");
+        }
+    }
+    return created;
+}
+
+nlohmann::json runBenchmarks(const BenchOptions& options) {
+    const int n = options.quick ? 2000 : options.particles;
+    const double settleTime = options.quick ? 1.0 : 1.5;  // s
+    const int steps = options.quick ? 10 : 40;
+    if (n < 1)
+        return {{"error", "bench: particles: must be at least 1 (got " + std::to_string(n) + ")"}};
+
+    // Settle: drop the lattice into a bed and let it come to rest at N_it = 50, so the timed
+    // steps see the contact network of a static packing rather than a falling cloud.
+    StepSettings settings = benchSettings();
+    report(options.progress, "building a bed of " + std::to_string(n) + " spheres");
+    const auto settleStart = Clock::now();
+    Expected<World> created = settledBed(n, settleTime, settings, options.progress);
+    if (!created) return {{"error", "bench: " + created.error().message}};
+    const double settleWall = std::chrono::duration<double>(Clock::now() - settleStart).count();
+    World& world = *created;
+
+    // Semi-smooth steps at N_it = 50 and 200. tolerance = 0, so every step does exactly N_it
+    // sweeps and the solve phase is (rows + warm start) + N_it × (one sweep): the difference
+    // of the two series is 150 sweeps and nothing else.
+    settings.iterations = 50;
+    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
+    const SeriesMeans at50 = timeSeries(world, steps, options.progress, "N_it = 50");
+    settings.iterations = 200;
+    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
+    const SeriesMeans at200 = timeSeries(world, steps, options.progress, "N_it = 200");
+
+    // Smooth DEM on the same packing at half its stability limit √(m/k) (the largest step a
+    // production run would use with a safety factor), for the paper's comparison.
+    const double semiStep = settings.timeStep;
+    const double limit = world.smoothStabilityLimit();
+    StepSettings smooth = benchSettings();
+    smooth.mode = StepMode::Smooth;
+    smooth.timeStep = 0.5 * limit;
+    if (auto e = world.applySettings(smooth)) return {{"error", "bench: " + e->message}};
+    const SeriesMeans sm = timeSeries(world, steps, options.progress, "smooth DEM");
+    report(options.progress, "done");
+
+    // PGS cost (servin-2014 Eq. 38, Ω = K N_it N_c): the slope between the two sweep counts
+    // cancels what every step pays once per contact (row building, warm start, write-back).
+    const double contacts = 0.5 * (at50.contacts + at200.contacts);
+    const double sweepSlope = (at200.seconds.solve - at50.seconds.solve) / 150.0;  // s/sweep
+    const double nsPerContactPerSweep = ratio(sweepSlope, contacts) * 1e9;
+    // The continuous stage also gives speculative contacts (gaps the solve may close) a row
+    // block, so the sweep visits touching + speculative contacts: the cost per row block.
+    const double detected = contacts + 0.5 * (at50.speculative + at200.speculative);
+    const double fixedNsPerContact =
+        ratio(at200.seconds.solve - 200.0 * sweepSlope, contacts) * 1e9;
+
+    const double collideSeconds = 0.5 * (at50.seconds.collide + at200.seconds.collide);
+    const double semiRate = semiStep / at50.seconds.total();  // simulated s per wall s
+    const double smoothRate = smooth.timeStep / sm.seconds.total();
+
+    nlohmann::json out;
+    out["machine"] = describeMachine();
+    out["scene"] = {{"name", "bed"},
+                    {"particles", n},
+                    {"diameter", kDiameter},
+                    {"contacts", at50.contacts},
+                    {"speculativeContacts", at50.speculative},
+                    {"kineticEnergy", at50.kineticEnergy},
+                    {"timeStep", semiStep},
+                    {"settleTime", settleTime},
+                    {"settleWallSeconds", settleWall},
+                    {"timedSteps", steps}};
+    out["pgs"] = {
+        {"nsPerContactPerSweep", nsPerContactPerSweep},
+        {"rawNsPerContactPerSweepAt200", ratio(at200.seconds.solve, 200.0 * at200.contacts) * 1e9},
+        {"rawNsPerContactPerSweepAt50", ratio(at50.seconds.solve, 50.0 * at50.contacts) * 1e9},
+        {"nsPerDetectedContactPerSweep", ratio(sweepSlope, detected) * 1e9},
+        {"fixedNsPerContactPerStep", fixedNsPerContact},
+        {"sweepsPerStep", {{"nit50", at50.iterations}, {"nit200", at200.iterations}}}};
+    out["collision"] = {{"nsPerParticle", ratio(collideSeconds, n) * 1e9},
+                        {"nsPerContact", ratio(collideSeconds, contacts) * 1e9}};
+    out["stepsPerSecond"] = {{"nit50", 1.0 / at50.seconds.total()},
+                             {"nit200", 1.0 / at200.seconds.total()}};
+    out["phasesMs"] = {{"nit50", phasesMs(at50.seconds)}, {"nit200", phasesMs(at200.seconds)}};
+    out["impactStage"] = {{"nit50", impactStage(at50)}, {"nit200", impactStage(at200)}};
+    out["smooth"] = {
+        {"timeStep", smooth.timeStep},
+        {"stabilityLimit", limit},
+        {"timeStepRatio", semiStep / smooth.timeStep},
+        {"stepsPerSecond", 1.0 / sm.seconds.total()},
+        {"contacts", sm.contacts},
+        {"phasesMs", phasesMs(sm.seconds)},
+        {"nsPerParticlePerStep", sm.seconds.total() / n * 1e9},
+        {"semiSmoothNsPerParticlePerStep", at50.seconds.total() / n * 1e9},
+        {"simulatedSecondsPerWallSecond", {{"semiSmoothNit50", semiRate}, {"smooth", smoothRate}}},
+        {"semiSmoothOverSmooth", semiRate / smoothRate}};
+    out["quick"] = options.quick;
+    return out;
+}
+
+}  // namespace ndem::bench

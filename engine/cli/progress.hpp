@@ -1,0 +1,23 @@
+// A progress bar on stderr: redrawn in place on a terminal, a line per 10 % otherwise (logs, CI).
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace ndem::cli {
+
+class ProgressBar {
+public:
+    explicit ProgressBar(bool enabled);
+    /// fraction in [0, 1]; `detail` is appended (e.g. "t = 1.20 / 5.00 s").
+    void update(double fraction, const std::string& detail);
+    void finish();
+
+private:
+    bool m_enabled;
+    bool m_terminal;
+    int m_lastDecile = -1;
+    std::chrono::steady_clock::time_point m_start, m_lastDraw;
+};
+
+}  // namespace ndem::cli

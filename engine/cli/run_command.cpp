@@ -1,0 +1,249 @@
+// `ndem run`: simulate a scene headless with a progress bar and a one-screen summary.
+#include "commands.hpp"
+#include "progress.hpp"
+
+#include "core/world.hpp"
+#include "io/run_report.hpp"
+#include "io/scene_file.hpp"
+#include "io/vtk_writer.hpp"
+#include "measure/measurements.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+
+namespace ndem::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+struct RunOptions {
+    std::string scenePath;
+    std::optional<long> steps;
+    std::optional<double> time;
+    std::vector<Override> overrides;
+    std::string report;
+    std::string vtkDir;
+    long vtkEvery = 0;
+    bool quiet = false;
+};
+
+/// Parses a whole positive number; nullopt if the text is anything else.
+std::optional<long> positiveInteger(const std::string& s) {
+    if (s.empty() || s.size() > 12) return std::nullopt;
+    for (char c : s)
+        if (c < '0' || c > '9') return std::nullopt;
+    const long v = std::stol(s);
+    return v > 0 ? std::optional<long>(v) : std::nullopt;
+}
+
+std::optional<double> positiveNumber(const std::string& s) {
+    try {
+        size_t used = 0;
+        const double v = std::stod(s, &used);
+        if (used == s.size() && std::isfinite(v) && v > 0.0) return v;
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+/// Fills `o` from the arguments; returns an error message for bad flags.
+std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOptions& o) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const char* flag) -> std::optional<std::string> {
+            if (i + 1 >= args.size()) return std::nullopt;
+            (void)flag;
+            return args[++i];
+        };
+        if (a == "--steps") {
+            auto v = value("--steps");
+            if (!v) return "--steps needs a value";
+            o.steps = positiveInteger(*v);
+            if (!o.steps) return "--steps " + *v + ": expected a whole number > 0";
+        } else if (a == "--time") {
+            auto v = value("--time");
+            if (!v) return "--time needs a value";
+            o.time = positiveNumber(*v);
+            if (!o.time) return "--time " + *v + ": expected a number of seconds > 0";
+        } else if (a == "--set") {
+            auto v = value("--set");
+            if (!v) return "--set needs key=value";
+            auto parsed = parseOverride(*v);
+            if (!parsed) return parsed.error().message;
+            o.overrides.push_back(*parsed);
+        } else if (a == "--report") {
+            auto v = value("--report");
+            if (!v || v->empty()) return "--report needs a file name";
+            o.report = *v;
+        } else if (a == "--vtk") {
+            auto v = value("--vtk");
+            if (!v || v->empty()) return "--vtk needs a directory";
+            o.vtkDir = *v;
+        } else if (a == "--every") {
+            auto v = value("--every");
+            if (!v) return "--every needs a value";
+            auto k = positiveInteger(*v);
+            if (!k) return "--every " + *v + ": expected a whole number of steps > 0";
+            o.vtkEvery = *k;
+        } else if (a == "--quiet" || a == "-q") {
+            o.quiet = true;
+        } else if (!a.empty() && a[0] == '-') {
+            return "unknown option '" + a + "' (try `ndem help`)";
+        } else if (o.scenePath.empty()) {
+            o.scenePath = a;
+        } else {
+            return "more than one scene given ('" + o.scenePath + "' and '" + a + "')";
+        }
+    }
+    if (o.scenePath.empty()) return "run needs a scene file, e.g. ndem run assets/scenes/silo.json";
+    if (o.steps && o.time) return "give --steps or --time, not both";
+    if (o.vtkEvery > 0 && o.vtkDir.empty()) return "--every goes with --vtk DIR";
+    if (!o.vtkDir.empty() && o.vtkEvery == 0) o.vtkEvery = 10;
+    return std::nullopt;
+}
+
+/// Output paths are checked before anything runs, so bad input leaves nothing behind.
+std::optional<std::string> checkOutputs(const RunOptions& o) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!o.report.empty()) {
+        const fs::path parent = fs::path(o.report).parent_path();
+        if (!parent.empty() && !fs::is_directory(parent, ec))
+            return "--report " + o.report + ": directory '" + parent.string() + "' does not exist";
+        if (fs::is_directory(o.report, ec)) return "--report " + o.report + ": is a directory";
+    }
+    if (!o.vtkDir.empty() && fs::exists(o.vtkDir, ec) && !fs::is_directory(o.vtkDir, ec))
+        return "--vtk " + o.vtkDir + ": exists and is not a directory";
+    return std::nullopt;
+}
+
+std::string fmt(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+void printSummary(const Scene& scene, const World& world, const RunRecorder& rec, double wall,
+                  const RunOptions& o, bool interrupted) {
+    const StepSettings& s = world.settings();
+    const PhaseTimes& p = rec.phaseTotals();
+    const double total = p.total() > 0 ? p.total() : 1.0;
+    std::printf("\nNDEM Studio · %s (%s)%s\n", scene.name.c_str(), o.scenePath.c_str(),
+                interrupted ? " · INTERRUPTED" : "");
+    std::printf("  %zu particles, %zu walls · %s, %s contacts · h = %g s · N_it = %d · warm start %s\n",
+                world.particles().size(), world.walls().size(),
+                kStepModeNames[static_cast<int>(s.mode)],
+                kContactLawNames[static_cast<int>(s.contactLaw)], s.timeStep, s.iterations,
+                s.warmStart ? kWarmStartMethodNames[static_cast<int>(s.warmStartMethod)] : "off");
+    std::printf("  simulated %.4g s in %ld steps · wall %.3g s · %.3g steps/s · real-time factor %.3g\n",
+                world.time(), rec.steps(), wall, wall > 0 ? rec.steps() / wall : 0.0,
+                wall > 0 ? world.time() / wall : 0.0);
+    std::printf("  contacts      mean %.0f · final %.0f · impacts/step mean %.2f\n",
+                rec.contacts.mean(), rec.contacts.last, rec.impacts.mean());
+    std::printf("  PGS           sweeps/step mean %.1f · final residual %.3g m/s (mean over run %.3g)\n",
+                rec.iterations.mean(), rec.residual.last, rec.residual.mean());
+    std::printf("  overlap δ/d   final mean %.4g · final max %.4g · max over run %.4g\n",
+                rec.meanOverlap.last, rec.maxOverlap.last, rec.maxOverlap.max);
+    std::printf("  kinetic energy final %.4g J · max %.4g J\n", rec.kineticEnergy.last,
+                rec.kineticEnergy.max);
+    std::printf("  time per phase  collide %s · impact %s · solve %s · integrate %s · measure %s\n",
+                fmt("%.0f%%", 100 * p.collide / total).c_str(),
+                fmt("%.0f%%", 100 * p.impact / total).c_str(),
+                fmt("%.0f%%", 100 * p.solve / total).c_str(),
+                fmt("%.0f%%", 100 * p.integrate / total).c_str(),
+                fmt("%.0f%%", 100 * p.measure / total).c_str());
+    for (const auto& m : world.measurements()) {
+        const MeasurementResult r = m->result();
+        std::string line = "  measurement " + r.name;
+        for (const auto& [k, v] : r.notes) line += " · " + k + " " + v;
+        int shown = 0;
+        for (const auto& [k, v] : r.scalars) {
+            if (shown++ == 6) break;
+            line += " · " + k + " " + fmt("%.5g", v);
+        }
+        std::printf("%s\n", line.c_str());
+    }
+    if (!o.report.empty()) std::printf("  report        %s\n", o.report.c_str());
+    if (!o.vtkDir.empty()) std::printf("  ParaView      %s/particles.pvd (and contacts.pvd, walls.pvd)\n", o.vtkDir.c_str());
+}
+
+}  // namespace
+
+int badInput(const std::string& message) {
+    std::fprintf(stderr, "ndem: error: %s\n", message.c_str());
+    return 2;
+}
+
+int runCommand(const std::vector<std::string>& args) {
+    RunOptions o;
+    if (auto e = parseArgs(args, o)) return badInput(*e);
+    auto scene = loadSceneFile(o.scenePath, o.overrides);
+    if (!scene) return badInput(scene.error().message);
+    if (auto e = checkOutputs(o)) return badInput(*e);
+    auto created = World::create(*scene);
+    if (!created) return badInput(o.scenePath + ": " + created.error().message);
+    World world = std::move(created.value());
+    for (const MeasurementRequest& r : scene->measurements) {
+        auto m = makeMeasurement(r, world);
+        if (!m) return badInput(o.scenePath + ": " + m.error().message);
+        world.subscribe(std::move(m.value()));
+    }
+
+    const double h = world.settings().timeStep;
+    const long steps = o.steps ? *o.steps
+                               : static_cast<long>(std::ceil((o.time ? *o.time : scene->duration) / h - 1e-9));
+    RunRecorder recorder(std::max(1L, steps / 2000));
+    std::optional<VtkSeries> vtk;
+    if (!o.vtkDir.empty()) {
+        vtk.emplace(o.vtkDir);
+        if (auto e = vtk->writeFrame(world)) {
+            std::fprintf(stderr, "ndem: error: %s\n", e->message.c_str());
+            return 1;
+        }
+    }
+
+    g_interrupted = false;
+    auto previous = std::signal(SIGINT, [](int) { g_interrupted = true; });
+    ProgressBar progress(!o.quiet);
+    const auto start = std::chrono::steady_clock::now();
+    int exitCode = 0;
+    for (long k = 0; k < steps && !g_interrupted; ++k) {
+        const StepStats st = world.step();
+        recorder.record(st);
+        if (vtk && (k + 1) % o.vtkEvery == 0) {
+            if (auto e = vtk->writeFrame(world)) {
+                std::fprintf(stderr, "\nndem: error: %s\n", e->message.c_str());
+                exitCode = 1;
+                break;
+            }
+        }
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::ostringstream detail;
+        detail.precision(3);
+        detail << "t = " << st.time << " s  " << st.contacts << " contacts  "
+               << (elapsed > 0 ? (k + 1) / elapsed : 0.0) << " steps/s";
+        progress.update(static_cast<double>(k + 1) / steps, detail.str());
+    }
+    progress.finish();
+    std::signal(SIGINT, previous);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    printSummary(*scene, world, recorder, wall, o, g_interrupted);
+    if (!o.report.empty()) {
+        if (auto e = writeRunReport(o.report, *scene, o.overrides, world, recorder, wall)) {
+            std::fprintf(stderr, "ndem: error: %s\n", e->message.c_str());
+            return 1;
+        }
+    }
+    return g_interrupted ? 130 : exitCode;
+}
+
+}  // namespace ndem::cli

@@ -1,0 +1,151 @@
+#include "io/run_report.hpp"
+
+#include "core/world.hpp"
+#include "io/json_fields.hpp"
+#include "io/scene_file.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace ndem {
+
+using io::Json;
+
+void RunRecorder::record(const StepStats& s) {
+    ++m_steps;
+    m_last = s;
+    m_phases.collide += s.seconds.collide;
+    m_phases.impact += s.seconds.impact;
+    m_phases.solve += s.seconds.solve;
+    m_phases.integrate += s.seconds.integrate;
+    m_phases.measure += s.seconds.measure;
+    contacts.add(s.contacts);
+    iterations.add(s.iterations);
+    residual.add(s.residual);
+    kineticEnergy.add(s.kineticEnergy);
+    meanOverlap.add(s.meanOverlap);
+    maxOverlap.add(s.maxOverlap);
+    impacts.add(s.impacts);
+    if (s.step % m_every == 0 || s.step == 1)
+        m_samples.push_back({s.time, s.kineticEnergy, s.residual, s.meanOverlap, s.maxOverlap,
+                             s.seconds.total(), s.contacts, s.iterations, s.impacts});
+}
+
+namespace {
+
+/// Writes settings as nested JSON objects by their dotted keys.
+struct SettingsWriter {
+    Json out = Json::object();
+    Json& slot(const char* key) {
+        Json* node = &out;
+        std::string k = key;
+        size_t dot;
+        while ((dot = k.find('.')) != std::string::npos) {
+            node = &(*node)[k.substr(0, dot)];
+            k = k.substr(dot + 1);
+        }
+        return (*node)[k];
+    }
+    void operator()(const SettingInfo& i, const double& v) { slot(i.key) = v; }
+    void operator()(const SettingInfo& i, const int& v) { slot(i.key) = v; }
+    void operator()(const SettingInfo& i, const bool& v) { slot(i.key) = v; }
+    void operator()(const SettingInfo& i, const Vec3& v) { slot(i.key) = {v.x(), v.y(), v.z()}; }
+    template <class E, size_t N>
+    void operator()(const SettingInfo& i, const E& v, const std::array<const char*, N>& names) {
+        slot(i.key) = names[static_cast<int>(v)];
+    }
+};
+
+Json statJson(const RunningStat& s) {
+    return {{"mean", s.mean()}, {"max", s.count ? s.max : 0.0}, {"final", s.last}};
+}
+
+}  // namespace
+
+std::string settingsJson(const World& world) {
+    SettingsWriter w;
+    visitSettings(world.settings(), w);
+    return w.out.dump();
+}
+
+std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
+                                    const std::vector<Override>& overrides, const World& world,
+                                    const RunRecorder& rec, double wallSeconds) {
+    Json report;
+    report["ndem"] = {{"version", NDEM_VERSION}};
+    report["scene"] = {{"name", scene.name},
+                       {"file", scene.sourcePath},
+                       {"description", scene.description},
+                       {"particles", world.particles().size()},
+                       {"walls", world.walls().size()}};
+    SettingsWriter sw;
+    visitSettings(world.settings(), sw);
+    report["settings"] = sw.out;
+    Json sets = Json::array();
+    for (const Override& o : overrides) sets.push_back(o.key + "=" + o.value);
+    report["overrides"] = sets;
+
+    const double simulated = world.time();
+    const PhaseTimes& p = rec.phaseTotals();
+    report["run"] = {{"steps", rec.steps()},
+                     {"simulatedTime", simulated},
+                     {"wallSeconds", wallSeconds},
+                     {"stepsPerSecond", wallSeconds > 0 ? rec.steps() / wallSeconds : 0.0},
+                     {"realTimeFactor", wallSeconds > 0 ? simulated / wallSeconds : 0.0}};
+    report["summary"] = {{"contacts", statJson(rec.contacts)},
+                         {"iterations", statJson(rec.iterations)},
+                         {"residual", statJson(rec.residual)},
+                         {"kineticEnergy", statJson(rec.kineticEnergy)},
+                         {"meanOverlap", statJson(rec.meanOverlap)},
+                         {"maxOverlap", statJson(rec.maxOverlap)},
+                         {"impacts", statJson(rec.impacts)},
+                         {"phaseSeconds",
+                          {{"collide", p.collide},
+                           {"impact", p.impact},
+                           {"solve", p.solve},
+                           {"integrate", p.integrate},
+                           {"measure", p.measure},
+                           {"total", p.total()}}}};
+    Json series;
+    series["every"] = rec.sampleEvery();
+    for (const auto& s : rec.samples()) {
+        series["t"].push_back(s.time);
+        series["contacts"].push_back(s.contacts);
+        series["iterations"].push_back(s.iterations);
+        series["impacts"].push_back(s.impacts);
+        series["residual"].push_back(s.residual);
+        series["kineticEnergy"].push_back(s.kineticEnergy);
+        series["meanOverlap"].push_back(s.meanOverlap);
+        series["maxOverlap"].push_back(s.maxOverlap);
+        series["stepSeconds"].push_back(s.stepSeconds);
+    }
+    report["series"] = series;
+    Json measurements = Json::array();
+    for (const auto& m : world.measurements()) {
+        const MeasurementResult r = m->result();
+        measurements.push_back(
+            {{"name", r.name}, {"scalars", r.scalars}, {"series", r.series}, {"notes", r.notes}});
+    }
+    report["measurements"] = measurements;
+
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) return Error{"report: " + path + ": cannot write"};
+        out << report.dump(2) << '\n';
+        if (!out) {
+            std::remove(tmp.c_str());
+            return Error{"report: " + path + ": write failed"};
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        return Error{"report: " + path + ": " + ec.message()};
+    }
+    return std::nullopt;
+}
+
+}  // namespace ndem

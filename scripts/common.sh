@@ -1,0 +1,36 @@
+# Shared by ./run and ./test: install what is missing (Debian packages only), configure, build.
+# shellcheck shell=bash
+
+# Packages the build needs. Qt, Dear ImGui, GLM, Xvfb and ffmpeg join with the desktop app.
+NDEM_PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  libeigen3-dev nlohmann-json3-dev
+  libgtest-dev libbenchmark-dev
+)
+
+ndem_ensure_packages() {
+  local missing=()
+  for p in "${NDEM_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "==> installing Debian packages: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# ndem_build DIR [extra cmake args...]: configure once (Release, Ninja) and build.
+ndem_build() {
+  local dir="$1"; shift
+  if [ ! -f "$dir/build.ninja" ]; then
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+  else
+    cmake "$dir" "$@" >/dev/null
+  fi
+  cmake --build "$dir" --parallel "$(nproc)"
+}

@@ -1,0 +1,15 @@
+# Fails if any engine source includes Qt, OpenGL or Dear ImGui headers (DESIGN.md: the engine
+# never depends on them).
+file(GLOB_RECURSE sources ${ENGINE_DIR}/*.hpp ${ENGINE_DIR}/*.cpp ${ENGINE_DIR}/*.h)
+set(bad "")
+foreach(f ${sources})
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]+|QtCore|QtGui|QtWidgets|QtOpenGL[A-Za-z]*|GL/|glad|GLFW|imgui|glm/)")
+  if(lines)
+    list(APPEND bad "${f}: ${lines}")
+  endif()
+endforeach()
+list(LENGTH sources count)
+if(bad)
+  message(FATAL_ERROR "engine depends on Qt/GL/ImGui:\n${bad}")
+endif()
+message(STATUS "engine isolation: ${count} files checked, none include Qt, GL or ImGui")

@@ -1,0 +1,187 @@
+// `ndem` as a user runs it: bad input prints one line naming the file, key and value, exits
+// with code 2, and leaves no output file behind; a good run writes a complete report.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int code = -1;
+    std::string out, err;
+};
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_dir = fs::temp_directory_path() /
+                ("ndem_cli_" + std::to_string(::getpid()) + "_" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    Result run(const std::string& args) {
+        const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
+        const std::string cmd = std::string(NDEM_CLI) + " " + args + " >" + out.string() + " 2>" +
+                                err.string();
+        Result r;
+        const int status = std::system(cmd.c_str());
+        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        r.out = readFile(out);
+        r.err = readFile(err);
+        return r;
+    }
+    std::string scene(const std::string& name, const std::string& text) {
+        const fs::path p = m_dir / name;
+        std::ofstream(p) << text;
+        return p.string();
+    }
+    std::string report() const { return (m_dir / "report.json").string(); }
+
+    /// Exit code 2, exactly one line on stderr containing every expected fragment, no report.
+    void expectBadInput(const std::string& args, std::initializer_list<std::string> fragments) {
+        const Result r = run(args + " --report " + report());
+        EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("ndem: error: ", 0), 0u) << r.err;
+        for (const std::string& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << f << " not in: " << r.err;
+        EXPECT_FALSE(fs::exists(report())) << "partial report left behind";
+        EXPECT_FALSE(fs::exists(report() + ".tmp"));
+    }
+
+    fs::path m_dir;
+};
+
+const char* kScene = R"({
+  "name": "pair",
+  "duration": 0.05,
+  "settings": { "timeStep": 0.001, "solver": { "iterations": 20 } },
+  "materials": [ { "name": "grain", "youngsModulus": 1e7, "restitution": 0.5 } ],
+  "walls": [ { "name": "floor", "type": "plane" } ],
+  "particles": [ { "type": "column", "count": 3, "radius": 0.005 } ],
+  "measurements": [ { "type": "wallForce", "wall": "floor" } ]
+})";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+TEST_F(Cli, MissingSceneFile) {
+    expectBadInput("run " + (m_dir / "nope.json").string(), {"nope.json", "cannot open"});
+}
+
+TEST_F(Cli, MalformedJson) {
+    const std::string f = scene("bad.json", "{\n \"name\": \"x\",\n \"duration\": }\n");
+    expectBadInput("run " + f, {"bad.json:3:", "invalid JSON"});
+}
+
+TEST_F(Cli, UnknownKey) {
+    const std::string f = scene("s.json", replaced(kScene, "\"iterations\"", "\"iteratons\""));
+    expectBadInput("run " + f, {"s.json", "settings.solver.iteratons", "unknown key"});
+}
+
+TEST_F(Cli, WrongType) {
+    const std::string f = scene("s.json", replaced(kScene, "\"iterations\": 20", "\"iterations\": true"));
+    expectBadInput("run " + f, {"s.json", "settings.solver.iterations", "expected an integer", "true"});
+}
+
+TEST_F(Cli, NegativeRadius) {
+    const std::string f = scene("s.json", replaced(kScene, "\"radius\": 0.005", "\"radius\": -0.005"));
+    expectBadInput("run " + f, {"s.json", "particles.0.radius", "-0.005"});
+}
+
+TEST_F(Cli, NegativeMass) {
+    const std::string f = scene("s.json", replaced(kScene, "\"type\": \"column\", \"count\": 3, \"radius\": 0.005",
+                                                   "\"type\": \"list\", \"items\": [{\"radius\": 0.005, \"mass\": -2}]"));
+    expectBadInput("run " + f, {"s.json", "particles.0.items.0.mass", "-2"});
+}
+
+TEST_F(Cli, NonPositiveTimeStep) {
+    const std::string f = scene("s.json", kScene);
+    expectBadInput("run " + f + " --set timeStep=0", {"--set timeStep=0", "settings.timeStep", "> 0"});
+    expectBadInput("run " + f + " --set timeStep=-0.01", {"settings.timeStep", "-0.01"});
+}
+
+TEST_F(Cli, NegativeFriction) {
+    const std::string f = scene("s.json", kScene);
+    expectBadInput("run " + f + " --set materials.grain.friction=-0.3",
+                   {"materials.grain.friction=-0.3", "materials.0.friction", "-0.3"});
+}
+
+TEST_F(Cli, RestitutionOutsideUnitInterval) {
+    const std::string f = scene("s.json", kScene);
+    expectBadInput("run " + f + " --set materials.grain.restitution=1.2", {"restitution", "1.2"});
+    expectBadInput("run " + f + " --set materials.grain.restitution=-0.1", {"restitution", "-0.1"});
+}
+
+TEST_F(Cli, SmoothStepAboveStabilityLimit) {
+    const std::string f = scene("s.json", kScene);
+    expectBadInput("run " + f + " --set mode=smooth --set timeStep=0.001",
+                   {"s.json", "timeStep", "stability limit", "sqrt(m/k)"});
+}
+
+TEST_F(Cli, UnknownOverrideKeyAndBadFlags) {
+    const std::string f = scene("s.json", kScene);
+    expectBadInput("run " + f + " --set solver.sweeps=3", {"--set solver.sweeps=3", "unknown key"});
+    expectBadInput("run " + f + " --set nokeyvalue", {"--set nokeyvalue", "key=value"});
+    expectBadInput("run " + f + " --frobnicate", {"--frobnicate"});
+    expectBadInput("run " + f + " --steps -5", {"--steps -5"});
+    expectBadInput("run " + f + " --steps 5 --time 1", {"--steps or --time"});
+    expectBadInput("run " + f + " --every 3", {"--every goes with --vtk"});
+    expectBadInput("run", {"needs a scene file"});
+}
+
+TEST_F(Cli, ReportDirectoryMustExist) {
+    const std::string f = scene("s.json", kScene);
+    const Result r = run("run " + f + " --report " + (m_dir / "missing" / "r.json").string());
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, RunWritesACompleteReportAndVtk) {
+    const std::string f = scene("s.json", kScene);
+    const Result r = run("run " + f + " --steps 30 --set solver.iterations=25 --report " + report() +
+                         " --vtk " + (m_dir / "vtk").string() + " --every 10 --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("pair"), std::string::npos);
+    const nlohmann::json j = nlohmann::json::parse(readFile(report()));
+    EXPECT_EQ(j["run"]["steps"], 30);
+    EXPECT_NEAR(j["run"]["simulatedTime"].get<double>(), 0.03, 1e-12);
+    EXPECT_EQ(j["settings"]["solver"]["iterations"], 25);
+    EXPECT_EQ(j["overrides"][0], "solver.iterations=25");
+    EXPECT_EQ(j["series"]["t"].size(), 30u);
+    EXPECT_EQ(j["summary"]["contacts"]["final"], 3.0);  // two pairs and the floor
+    EXPECT_EQ(j["measurements"][0]["name"], "wallForce");
+    // Three spheres resting on the floor: the floor carries their weight.
+    const double weight = 3 * 2500.0 * M_PI / 6.0 * 1e-6 * 9.81;
+    EXPECT_NEAR(-j["measurements"][0]["scalars"]["finalFz"].get<double>(), weight, 0.02 * weight);
+    EXPECT_TRUE(fs::exists(m_dir / "vtk" / "particles.pvd"));
+    EXPECT_TRUE(fs::exists(m_dir / "vtk" / "particles_000003.vtp"));  // frames at 0, 10, 20, 30
+}
+
+TEST_F(Cli, KeysListsEverySetting) {
+    const Result r = run("keys");
+    ASSERT_EQ(r.code, 0);
+    for (const char* key : {"timeStep", "solver.iterations", "warmStart.beta", "impact.threshold",
+                            "regularization.frictionCompliance", "contact.law"})
+        EXPECT_NE(r.out.find(key), std::string::npos) << key;
+}
+
+}  // namespace

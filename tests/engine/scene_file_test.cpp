@@ -1,0 +1,146 @@
+// Scene files: every key typed and range-checked, unknown keys refused, --set overrides any key,
+// errors name the file (or the --set), the key and the value.
+#include "io/scene_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace ndem {
+namespace {
+
+const char* kMinimal = R"({
+  "name": "t",
+  "settings": { "timeStep": 0.005, "solver": { "iterations": 30 } },
+  "materials": [ { "name": "grain", "friction": 0.6 }, { "name": "steel", "friction": 0.3 } ],
+  "walls": [ { "name": "floor", "type": "plane", "material": "steel" } ],
+  "particles": [ { "type": "column", "count": 3, "radius": 0.005 } ]
+})";
+
+Scene load(const std::string& text, std::vector<Override> overrides = {}) {
+    auto scene = parseSceneText(text, "t.json", overrides);
+    EXPECT_TRUE(scene.ok()) << (scene.ok() ? "" : scene.error().message);
+    return scene.ok() ? scene.value() : Scene{};
+}
+
+std::string errorOf(const std::string& text, std::vector<Override> overrides = {}) {
+    auto scene = parseSceneText(text, "t.json", overrides);
+    return scene.ok() ? "" : scene.error().message;
+}
+
+std::string with(const std::string& from, const std::string& to) {
+    std::string s = kMinimal;
+    const size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return s.replace(at, from.size(), to);
+}
+
+TEST(SceneFile, ReadsSettingsMaterialsWallsAndParticles) {
+    const Scene s = load(kMinimal);
+    EXPECT_EQ(s.settings.timeStep, 0.005);
+    EXPECT_EQ(s.settings.iterations, 30);
+    ASSERT_EQ(s.materials.size(), 2u);
+    EXPECT_EQ(s.materials[1].friction, 0.3);
+    ASSERT_EQ(s.walls.size(), 1u);
+    EXPECT_EQ(s.walls[0].material, 1);
+    ASSERT_EQ(s.particles.size(), 3u);
+    EXPECT_DOUBLE_EQ(s.particles[2].position.z(), 0.025);
+}
+
+TEST(SceneFile, OverridesReachEveryKindOfKey) {
+    const Scene s = load(kMinimal, {{"solver.iterations", "7"},
+                                    {"mode", "nonsmooth"},
+                                    {"warmStart.enabled", "true"},
+                                    {"gravity", "[0, 0, -1]"},
+                                    {"materials.steel.friction", "0.1"},
+                                    {"particles.0.count", "5"},
+                                    {"walls.floor.enabled", "false"},
+                                    {"duration", "2.5"}});
+    EXPECT_EQ(s.settings.iterations, 7);
+    EXPECT_EQ(s.settings.mode, StepMode::Nonsmooth);
+    EXPECT_TRUE(s.settings.warmStart);
+    EXPECT_EQ(s.settings.gravity, Vec3(0, 0, -1));
+    EXPECT_EQ(s.materials[1].friction, 0.1);
+    EXPECT_EQ(s.particles.size(), 5u);
+    EXPECT_FALSE(s.walls[0].enabled);
+    EXPECT_EQ(s.duration, 2.5);
+}
+
+TEST(SceneFile, ErrorsNameFileKeyAndValue) {
+    EXPECT_EQ(errorOf(with("\"iterations\": 30", "\"iterations\": -3")),
+              "t.json: settings.solver.iterations: must be >= 1 and <= 1e+06 (got -3)");
+    EXPECT_EQ(errorOf(with("\"timeStep\": 0.005", "\"timeStep\": 0")),
+              "t.json: settings.timeStep: must be > 0 (got 0)");
+    EXPECT_EQ(errorOf(with("\"friction\": 0.6", "\"friction\": -0.2")),
+              "t.json: materials.0.friction: must be >= 0 (got -0.2)");
+    EXPECT_EQ(errorOf(with("\"friction\": 0.6", "\"restitution\": 1.5")),
+              "t.json: materials.0.restitution: must be >= 0 and <= 1 (got 1.5)");
+    EXPECT_EQ(errorOf(with("\"radius\": 0.005", "\"radius\": -0.005")),
+              "t.json: particles.0.radius: must be > 0 (got -0.005)");
+    EXPECT_EQ(errorOf(with("\"iterations\": 30", "\"iterations\": \"many\"")),
+              "t.json: settings.solver.iterations: expected an integer (got \"many\")");
+    EXPECT_EQ(errorOf(with("\"iterations\": 30", "\"iteration\": 30")),
+              "t.json: settings.solver.iteration: unknown key");
+    EXPECT_EQ(errorOf(with("\"type\": \"plane\"", "\"type\": \"plain\"")),
+              "t.json: walls.0.type: expected plane | box | cylinder | mesh | drum (got \"plain\")");
+    EXPECT_EQ(errorOf(with("\"material\": \"steel\"", "\"material\": \"iron\"")),
+              "t.json: walls.0.material: unknown material \"iron\"");
+}
+
+TEST(SceneFile, NegativeMassIsRefused) {
+    const std::string text = R"({"particles": [{"type": "list", "items": [
+        {"position": [0, 0, 0], "radius": 0.01, "mass": -1}]}]})";
+    EXPECT_EQ(errorOf(text), "t.json: particles.0.items.0.mass: must be >= 0 (got -1)");
+}
+
+TEST(SceneFile, OverrideErrorsNameTheOverride) {
+    EXPECT_EQ(errorOf(kMinimal, {{"solver.iterationz", "10"}}),
+              "--set solver.iterationz=10: settings.solver.iterationz: unknown key");
+    EXPECT_EQ(errorOf(kMinimal, {{"timeStep", "-1"}}),
+              "--set timeStep=-1: settings.timeStep: must be > 0 (got -1)");
+    EXPECT_EQ(errorOf(kMinimal, {{"materials.iron.friction", "0.1"}}),
+              "--set materials.iron.friction=0.1: materials.iron: no such element");
+    EXPECT_EQ(errorOf(kMinimal, {{"mode", "fast"}}),
+              "--set mode=fast: settings.mode: expected one of smooth | semi-smooth | nonsmooth "
+              "(got \"fast\")");
+}
+
+TEST(SceneFile, MalformedJsonGivesLineAndColumn) {
+    const std::string broken = "{\n  \"name\": \"t\",\n  \"duration\": ,\n}";
+    const std::string e = errorOf(broken);
+    EXPECT_EQ(e.rfind("t.json:3:", 0), 0u) << e;
+    EXPECT_NE(e.find("invalid JSON"), std::string::npos) << e;
+}
+
+TEST(SceneFile, MissingFileNamesThePath) {
+    auto scene = loadSceneFile("/nonexistent/scene.json");
+    ASSERT_FALSE(scene.ok());
+    EXPECT_EQ(scene.error().message, "/nonexistent/scene.json: cannot open the scene file");
+}
+
+TEST(SceneFile, LatticeFillsACylinderFromTheBottom) {
+    const std::string text = R"({"particles": [{"type": "lattice", "radius": 0.005, "count": 100,
+        "jitter": 0.0, "region": {"shape": "cylinder", "center": [0, 0, 0], "radius": 0.045,
+        "height": 1.0}}]})";
+    const Scene s = load(text);
+    ASSERT_EQ(s.particles.size(), 100u);
+    for (const ParticleSpec& p : s.particles) {
+        EXPECT_LE(std::hypot(p.position.x(), p.position.y()) + p.radius, 0.045);
+        EXPECT_GE(p.position.z() - p.radius, 0.0);
+    }
+}
+
+TEST(SceneFile, EveryShippedSceneLoads) {
+    namespace fs = std::filesystem;
+    int count = 0;
+    for (const auto& entry : fs::directory_iterator(NDEM_SOURCE_DIR "/assets/scenes")) {
+        if (entry.path().extension() != ".json") continue;
+        auto scene = loadSceneFile(entry.path().string());
+        EXPECT_TRUE(scene.ok()) << (scene.ok() ? "" : scene.error().message);
+        ++count;
+    }
+    EXPECT_GE(count, 4);
+}
+
+}  // namespace
+}  // namespace ndem
