@@ -40,6 +40,8 @@ struct StepSettings {
     bool impactEnabled = true;         ///< run the impact stage (servin-2014 App. A)
     double impactThreshold = 0.05;     ///< v_imp (m/s): faster new contacts are impacts
     int impactIterations = 50;         ///< PGS sweeps of the impact stage
+    int impactDepth = 10;              ///< solve contacts within this many contacts of an
+                                       ///< impact; 0 = the whole touching network
 
     bool warmStart = false;            ///< initialise λ from history or model (warm-start seed)
     WarmStartMethod warmStartMethod = WarmStartMethod::History;
@@ -101,6 +103,10 @@ void visitSettings(S& s, V&& v) {
       s.impactThreshold);
     v(SettingInfo{"impact.iterations", "", "PGS sweeps of the impact stage", 1.0, 1e6},
       s.impactIterations);
+    v(SettingInfo{"impact.depth", "contacts",
+                  "solve the impact stage within this graph distance of an impact (0 = all)", 0.0,
+                  1e6},
+      s.impactDepth);
     v(SettingInfo{"warmStart.enabled", "", "warm start the PGS"}, s.warmStart);
     v(SettingInfo{"warmStart.method", "", "history | model"}, s.warmStartMethod,
       kWarmStartMethodNames);

@@ -129,11 +129,14 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
     loadSolverBodies();
 
     // Impact stage (servin-2014 App. A): new contacts closing faster than v_imp get Newton's
-    // law, the touching network keeps G v⁺ ≥ 0; hard rows, no warm start.
+    // law, the touching network around them keeps G v⁺ ≥ 0; hard rows, no warm start. Only
+    // the network within impact.depth contacts of an impact is solved: one grain landing on
+    // a resting bed must not cost 50 sweeps over every contact of the bed.
     if (m_settings.impactEnabled) {
         flagImpacts(stats);
         if (stats.impacts > 0) {
-            buildImpactRows(m_contacts, m_materials, m_bodies, m_settings, m_impactRows);
+            m_impactRegion.mark(m_contacts, m_particles.size(), m_settings.impactDepth);
+            buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows);
             const PgsResult r = solvePgs(
                 m_impactRows, m_bodies,
                 PgsOptions{m_settings.impactIterations, 0.0, m_settings.frictionModel, nullptr});

@@ -12,6 +12,7 @@
 #include "core/triangle_mesh.hpp"
 #include "core/wall.hpp"
 #include "measure/measurement.hpp"
+#include "solve/impact_region.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
 
@@ -95,6 +96,7 @@ private:
     std::vector<SolverBody> m_bodies;  ///< particles then one static body for walls
     std::vector<SolverContact> m_rows;
     std::vector<SolverContact> m_impactRows;
+    ImpactRegion m_impactRegion;
     std::vector<Vec3> m_force, m_torque;  ///< smooth DEM accumulators
     std::vector<double> m_residualHistory;
     bool m_recordResidual = false;

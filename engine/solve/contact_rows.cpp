@@ -127,12 +127,12 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
 }
 
 void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
-                     std::span<const SolverBody> bodies, const StepSettings&,
+                     std::span<const SolverBody> bodies, const ImpactRegion& region,
                      std::vector<SolverContact>& rows) {
     rows.clear();
     for (size_t i = 0; i < c.size(); ++i) {
+        if (!region.contains(i)) continue;
         const bool impact = (c.flags[i] & kImpact) != 0;
-        if (!impact && !(c.flags[i] & kTouching)) continue;
         const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
         SolverContact& r = rows.emplace_back();
         initRow(r, c, i, bodies, 1.0, 0.0, 0.0, 0.0, m.friction,

@@ -5,6 +5,7 @@
 #include "collide/contact_set.hpp"
 #include "core/material.hpp"
 #include "core/settings.hpp"
+#include "solve/impact_region.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
 
@@ -25,9 +26,9 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
                          std::vector<SolverContact>& rows);
 
 /// Rows of the impact stage (servin-2014 App. A): hard rows with target G_n v⁺ = −e G_n v⁻
-/// for contacts flagged kImpact and G_n v⁺ ≥ 0 for the other touching contacts.
+/// for contacts flagged kImpact and G_n v⁺ ≥ 0 for the other touching contacts of `region`.
 void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
-                     std::span<const SolverBody> bodies, const StepSettings& s,
+                     std::span<const SolverBody> bodies, const ImpactRegion& region,
                      std::vector<SolverContact>& rows);
 
 /// Writes λ of the continuous rows back as physical impulses on body B.
