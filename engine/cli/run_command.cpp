@@ -161,14 +161,7 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
                 fmt("%.0f%%", 100 * p.measure / total).c_str());
     for (const auto& m : world.measurements()) {
         const MeasurementResult r = m->result();
-        std::string line = "  measurement " + r.name;
-        for (const auto& [k, v] : r.notes) line += " · " + k + " " + v;
-        int shown = 0;
-        for (const auto& [k, v] : r.scalars) {
-            if (shown++ == 6) break;
-            line += " · " + k + " " + fmt("%.5g", v);
-        }
-        std::printf("%s\n", line.c_str());
+        std::printf("  %-13s %s\n", r.name.c_str(), r.headline.c_str());
     }
     if (!o.report.empty()) std::printf("  report        %s\n", o.report.c_str());
     if (!o.vtkDir.empty()) std::printf("  ParaView      %s/particles.pvd (and contacts.pvd, walls.pvd)\n", o.vtkDir.c_str());

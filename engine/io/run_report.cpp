@@ -125,7 +125,8 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
     for (const auto& m : world.measurements()) {
         const MeasurementResult r = m->result();
         measurements.push_back(
-            {{"name", r.name}, {"scalars", r.scalars}, {"series", r.series}, {"notes", r.notes}});
+            {{"name", r.name}, {"headline", r.headline}, {"scalars", r.scalars}, {"series", r.series},
+             {"notes", r.notes}});
     }
     report["measurements"] = measurements;
 

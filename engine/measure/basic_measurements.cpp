@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace ndem {
 
@@ -36,6 +37,13 @@ public:
         MeasurementResult r = m_r;
         r.name = "track";
         r.scalars["particle"] = m_id;
+        if (!m_r.series.empty()) {
+            char line[160];
+            std::snprintf(line, sizeof line, "particle %u ends at (%.4g, %.4g, %.4g) m moving %.4g m/s",
+                          m_id, r.scalars["finalX"], r.scalars["finalY"], r.scalars["finalZ"],
+                          r.scalars["finalSpeed"]);
+            r.headline = line;
+        }
         return r;
     }
 
@@ -77,6 +85,13 @@ public:
         r.scalars["approachSpeed"] = -m_before;
         r.scalars["separationSpeed"] = m_done ? m_after : 0.0;
         r.scalars["restitution"] = (m_done && m_before < 0.0) ? m_after / -m_before : 0.0;
+        char line[160];
+        if (m_done)
+            std::snprintf(line, sizeof line, "restitution %.4f (approach %.4g m/s, separation %.4g m/s)",
+                          r.scalars["restitution"], -m_before, m_after);
+        else
+            std::snprintf(line, sizeof line, "the pair did not separate during the run");
+        r.headline = line;
         if (!m_done) r.notes["status"] = "the pair did not separate during the run";
         return r;
     }
@@ -106,15 +121,29 @@ public:
         m_r.scalars["finalFy"] = f.y();
         m_r.scalars["finalFz"] = f.z();
         // The weight of the particles, to read the force as a fraction of it (Janssen).
-        double weight = 0.0;
+        double mass = 0.0;
         for (size_t i = 0; i < world.particles().size(); ++i)
-            if (world.particles().invMass[i] > 0.0) weight += world.particles().mass[i];
-        m_r.scalars["particleWeight"] = weight * world.gravity().norm();
+            if (world.particles().invMass[i] > 0.0) mass += world.particles().mass[i];
+        const Vec3 g = world.gravity();
+        const double weight = mass * g.norm();
+        m_r.scalars["particleWeight"] = weight;
+        // Force along gravity, as a share of the weight: 1 for a floor carrying everything.
+        const double carried = g.norm() > 0.0 ? f.dot(g.normalized()) : 0.0;
+        m_r.scalars["finalWeightFraction"] = weight > 0.0 ? carried / weight : 0.0;
     }
     MeasurementResult result() const override {
         MeasurementResult r = m_r;
         r.name = "wallForce";
         r.notes["wall"] = m_name;
+        if (r.scalars.count("particleWeight")) {
+            char line[160];
+            std::snprintf(line, sizeof line,
+                          "%s carries %.1f %% of the particles' weight (%.4g N of %.4g N)",
+                          m_name.c_str(), 100.0 * r.scalars.at("finalWeightFraction"),
+                          r.scalars.at("finalWeightFraction") * r.scalars.at("particleWeight"),
+                          r.scalars.at("particleWeight"));
+            r.headline = line;
+        }
         if (m_count > 0) {
             r.scalars["meanFx"] = m_sum.x() / m_count;
             r.scalars["meanFy"] = m_sum.y() / m_count;
@@ -182,6 +211,11 @@ public:
         r.scalars["height"] = m_height;
         r.scalars["analyticHeight"] = m_analytic;
         r.scalars["heightError"] = m_analytic > 0.0 ? (m_analytic - m_height) / m_analytic : 0.0;
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "column height %.6g m, Hertz theory %.6g m, error eps_l = %.3g",
+                      m_height, m_analytic, r.scalars["heightError"]);
+        r.headline = line;
         return r;
     }
 

@@ -14,6 +14,7 @@ class World;
 /// Numbers a measurement reports: scalars, and named series (equal-length columns).
 struct MeasurementResult {
     std::string name;
+    std::string headline;  ///< one line for summaries, e.g. "floor carries 36 % of the weight"
     std::map<std::string, double> scalars;
     std::map<std::string, std::vector<double>> series;
     std::map<std::string, std::string> notes;

@@ -185,3 +185,19 @@ TEST_F(Cli, KeysListsEverySetting) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Cli, BenchQuickPrintsTheFiguresAsJson) {
+    const Result r = run("bench --quick");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_GT(j["pgs"]["nsPerContactPerSweep"].get<double>(), 0.0);
+    EXPECT_GT(j["collision"]["nsPerParticle"].get<double>(), 0.0);
+    EXPECT_GT(j["stepsPerSecond"]["nit50"].get<double>(), j["stepsPerSecond"]["nit200"].get<double>());
+    EXPECT_TRUE(j["machine"].contains("buildType"));
+    EXPECT_TRUE(j["quick"].get<bool>());
+    EXPECT_GT(j["scene"]["contacts"].get<double>(), 1000.0);
+}
+
+}  // namespace
