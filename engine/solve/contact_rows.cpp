@@ -58,13 +58,18 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     auto angularRow = [&](const Vec3& axis) {
         return axis.dot(A.applyInvInertia(axis)) + axis.dot(B.applyInvInertia(axis));
     };
-    auto inverse = [](double d) { return d > 1e-300 ? 1.0 / d : 0.0; };
-    r.invD[0] = inverse(scale * scale * linearRow(r.n) + sigmaN);
-    r.invD[1] = inverse(linearRow(r.t1) + sigmaT);
-    r.invD[2] = inverse(linearRow(r.t2) + sigmaT);
-    r.invD[3] = inverse(angularRow(r.t1) + sigmaR);
-    r.invD[4] = inverse(angularRow(r.t2) + sigmaR);
-    r.invD[5] = inverse(angularRow(r.n) + sigmaR);
+    // A row whose bodies cannot move along it (e.g. rolling between a sphere with fixed
+    // rotation and a wall) can apply nothing: it is switched off (invD = 0), not left to wind
+    // its multiplier up against the regularisation alone.
+    auto inverse = [](double mechanical, double sigma) {
+        return mechanical > 1e-300 ? 1.0 / (mechanical + sigma) : 0.0;
+    };
+    r.invD[0] = inverse(scale * scale * linearRow(r.n), sigmaN);
+    r.invD[1] = inverse(linearRow(r.t1), sigmaT);
+    r.invD[2] = inverse(linearRow(r.t2), sigmaT);
+    r.invD[3] = inverse(angularRow(r.t1), sigmaR);
+    r.invD[4] = inverse(angularRow(r.t2), sigmaR);
+    r.invD[5] = inverse(angularRow(r.n), sigmaR);
 }
 
 }  // namespace

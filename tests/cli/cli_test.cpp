@@ -56,12 +56,13 @@ protected:
 
     /// Exit code 2, exactly one line on stderr containing every expected fragment, no report.
     void expectBadInput(const std::string& args, std::initializer_list<std::string> fragments) {
-        const Result r = run(args + " --report " + report());
+        const Result r = run(args + " --report " + report() + " --vtk " + (m_dir / "vtk").string());
         EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_EQ(r.err.rfind("ndem: error: ", 0), 0u) << r.err;
         for (const std::string& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << f << " not in: " << r.err;
         EXPECT_FALSE(fs::exists(report())) << "partial report left behind";
+        EXPECT_FALSE(fs::exists(m_dir / "vtk")) << "output directory created for a failed run";
         EXPECT_FALSE(fs::exists(report() + ".tmp"));
     }
 
@@ -144,8 +145,14 @@ TEST_F(Cli, UnknownOverrideKeyAndBadFlags) {
     expectBadInput("run " + f + " --frobnicate", {"--frobnicate"});
     expectBadInput("run " + f + " --steps -5", {"--steps -5"});
     expectBadInput("run " + f + " --steps 5 --time 1", {"--steps or --time"});
-    expectBadInput("run " + f + " --every 3", {"--every goes with --vtk"});
     expectBadInput("run", {"needs a scene file"});
+}
+
+TEST_F(Cli, EveryNeedsVtk) {
+    const std::string f = scene("s.json", kScene);
+    const Result r = run("run " + f + " --every 3");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--every goes with --vtk"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, ReportDirectoryMustExist) {
