@@ -27,8 +27,17 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     r.contact = static_cast<std::uint32_t>(i);
     r.n = c.normal[i];
     tangentFrame(r.n, r.t1, r.t2);
-    r.ra = c.leverA[i];
-    r.rb = (c.flags[i] & kWallContact) ? Vec3::Zero().eval() : c.leverB[i];
+    const Vec3& ra = c.leverA[i];
+    const Vec3 rb = (c.flags[i] & kWallContact) ? Vec3::Zero().eval() : c.leverB[i];
+    const Vec3* directions[3] = {&r.n, &r.t1, &r.t2};
+    const SolverBody& A = bodies[r.a];
+    const SolverBody& B = bodies[r.b];
+    for (int k = 0; k < 3; ++k) {
+        r.angularA[k] = ra.cross(*directions[k]);
+        r.angularB[k] = rb.cross(*directions[k]);
+        r.responseA[k] = A.applyInvInertia(r.angularA[k]);
+        r.responseB[k] = B.applyInvInertia(r.angularB[k]);
+    }
     r.scale = scale;
     r.sigmaN = sigmaN;
     r.sigmaT = sigmaT;
@@ -49,11 +58,9 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     r.bias[4] = -r.t2.dot(ww);
     r.bias[5] = -r.n.dot(ww);
 
-    const SolverBody& A = bodies[r.a];
-    const SolverBody& B = bodies[r.b];
-    auto linearRow = [&](const Vec3& dir) {
-        const Vec3 ja = r.ra.cross(dir), jb = r.rb.cross(dir);
-        return A.invMass + B.invMass + ja.dot(A.applyInvInertia(ja)) + jb.dot(B.applyInvInertia(jb));
+    auto linearRow = [&](int k) {
+        return A.invMass + B.invMass + r.angularA[k].dot(r.responseA[k]) +
+               r.angularB[k].dot(r.responseB[k]);
     };
     auto angularRow = [&](const Vec3& axis) {
         return axis.dot(A.applyInvInertia(axis)) + axis.dot(B.applyInvInertia(axis));
@@ -64,9 +71,9 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     auto inverse = [](double mechanical, double sigma) {
         return mechanical > 1e-300 ? 1.0 / (mechanical + sigma) : 0.0;
     };
-    r.invD[0] = inverse(scale * scale * linearRow(r.n), sigmaN);
-    r.invD[1] = inverse(linearRow(r.t1), sigmaT);
-    r.invD[2] = inverse(linearRow(r.t2), sigmaT);
+    r.invD[0] = inverse(scale * scale * linearRow(0), sigmaN);
+    r.invD[1] = inverse(linearRow(1), sigmaT);
+    r.invD[2] = inverse(linearRow(2), sigmaT);
     r.invD[3] = inverse(angularRow(r.t1), sigmaR);
     r.invD[4] = inverse(angularRow(r.t2), sigmaR);
     r.invD[5] = inverse(angularRow(r.n), sigmaR);

@@ -18,13 +18,21 @@ struct ResidualSum {
     }
 };
 
-/// Applies the linear impulse p at lever ra on body a (negative) and rb on b (positive).
-inline void applyLinear(SolverBody& A, SolverBody& B, const Vec3& ra, const Vec3& rb,
-                        const Vec3& p) {
+/// Applies impulses d[k] along the contact's normal/t1/t2 rows (already scaled), to body a
+/// negatively and to body b positively, through the precomputed angular responses.
+inline void applyRows(SolverBody& A, SolverBody& B, const SolverContact& c, double d0, double d1,
+                      double d2) {
+    const Vec3 p = d0 * c.n + d1 * c.t1 + d2 * c.t2;
     A.v -= A.invMass * p;
-    A.w -= A.applyInvInertia(ra.cross(p));
     B.v += B.invMass * p;
-    B.w += B.applyInvInertia(rb.cross(p));
+    A.w -= d0 * c.responseA[0] + d1 * c.responseA[1] + d2 * c.responseA[2];
+    B.w += d0 * c.responseB[0] + d1 * c.responseB[1] + d2 * c.responseB[2];
+}
+
+/// Relative velocity of row k (normal 0, t1 1, t2 2) without the Hertz scale.
+inline double rowVelocity(const SolverBody& A, const SolverBody& B, const SolverContact& c,
+                          const Vec3& direction, int k) {
+    return direction.dot(B.v - A.v) + c.angularB[k].dot(B.w) - c.angularA[k].dot(A.w);
 }
 
 /// One sweep over all rows. kCone: disc projection of friction and rolling, else box clamp.
@@ -37,17 +45,12 @@ void sweep(std::span<SolverContact> rows, SolverBody* bodies, ResidualSum& res) 
 
         // Normal row (SPOOK, servin-2014 Eq. 29): r = q − s G_n v − Σ_n λ_n, λ_n ≥ 0.
         {
-            const Vec3 an = c.ra.cross(c.n), bn = c.rb.cross(c.n);
-            const double u = c.n.dot(B.v - A.v) + bn.dot(B.w) - an.dot(A.w);
+            const double u = rowVelocity(A, B, c, c.n, 0);
             const double r = c.bias[0] - c.scale * u - c.sigmaN * c.lambda[0];
             const double l = std::max(0.0, c.lambda[0] + r * c.invD[0]);
             const double dl = l - c.lambda[0];
             c.lambda[0] = l;
-            const double p = c.scale * dl;
-            A.v -= (A.invMass * p) * c.n;
-            A.w -= A.applyInvInertia(an * p);
-            B.v += (B.invMass * p) * c.n;
-            B.w += B.applyInvInertia(bn * p);
+            applyRows(A, B, c, c.scale * dl, 0.0, 0.0);
             if constexpr (kMeasure) {
                 if (c.invD[0] > 0.0) {
                     res.add(dl, c.invD[0]);
@@ -60,9 +63,8 @@ void sweep(std::span<SolverContact> rows, SolverBody* bodies, ResidualSum& res) 
         // Friction rows: bound μ |f_n| h = μ s λ_n (the Hertz-scaled normal, App. B last note).
         const double normalBound = c.scale * c.lambda[0];
         {
-            const Vec3 dv = B.v - A.v;
-            const double u1 = c.t1.dot(dv) + c.rb.cross(c.t1).dot(B.w) - c.ra.cross(c.t1).dot(A.w);
-            const double u2 = c.t2.dot(dv) + c.rb.cross(c.t2).dot(B.w) - c.ra.cross(c.t2).dot(A.w);
+            const double u1 = rowVelocity(A, B, c, c.t1, 1);
+            const double u2 = rowVelocity(A, B, c, c.t2, 2);
             double l1 = c.lambda[1] + (c.bias[1] - u1 - c.sigmaT * c.lambda[1]) * c.invD[1];
             double l2 = c.lambda[2] + (c.bias[2] - u2 - c.sigmaT * c.lambda[2]) * c.invD[2];
             const double limit = c.friction * normalBound;
@@ -80,7 +82,7 @@ void sweep(std::span<SolverContact> rows, SolverBody* bodies, ResidualSum& res) 
             const double d1 = l1 - c.lambda[1], d2 = l2 - c.lambda[2];
             c.lambda[1] = l1;
             c.lambda[2] = l2;
-            applyLinear(A, B, c.ra, c.rb, d1 * c.t1 + d2 * c.t2);
+            applyRows(A, B, c, 0.0, d1, d2);
             if constexpr (kMeasure) {
                 if (c.invD[1] > 0.0) res.add(d1, c.invD[1]);
                 if (c.invD[2] > 0.0) res.add(d2, c.invD[2]);
@@ -163,8 +165,7 @@ void applyRowImpulses(std::span<const SolverContact> rows, std::span<SolverBody>
     for (const SolverContact& c : rows) {
         SolverBody& A = bodies[c.a];
         SolverBody& B = bodies[c.b];
-        applyLinear(A, B, c.ra, c.rb, (c.scale * c.lambda[0]) * c.n + c.lambda[1] * c.t1 +
-                                          c.lambda[2] * c.t2);
+        applyRows(A, B, c, c.scale * c.lambda[0], c.lambda[1], c.lambda[2]);
         if (c.flags & kHasRolling) {
             const Vec3 L = c.lambda[3] * c.t1 + c.lambda[4] * c.t2 + c.lambda[5] * c.n;
             A.w -= A.applyInvInertia(L);

@@ -12,15 +12,21 @@ enum SolverContactFlag : std::uint32_t {
 };
 
 /// Row order inside a contact: normal, friction t1, friction t2, rolling t1, rolling t2,
-/// twisting n. 328 bytes, laid out in the order the sweep reads it. Each row j solves
+/// twisting n. Each row j solves
 ///   r_j = bias_j − s_j G_j v − Σ_j λ_j,   λ_j ← proj(λ_j + r_j / D_j)
 /// where s_j = scale for the normal row (Hertz, servin-2014 Eq. 29) and 1 otherwise.
+/// 520 bytes, in the order the sweep reads them. The angular Jacobians (lever × direction)
+/// and their images under each body's inverse inertia are computed once per step, so a sweep
+/// does no cross products and no inertia products for the normal and friction rows.
 struct SolverContact {
     std::int32_t a = 0, b = 0;   ///< solver body indices (b may be the static body)
     std::uint32_t contact = 0;   ///< index into the ContactSet
     std::uint32_t flags = 0;     ///< SolverContactFlag
     Vec3 n, t1, t2;              ///< contact frame, n from a to b
-    Vec3 ra, rb;                 ///< contact point minus body reference points (m)
+    Vec3 angularA[3];            ///< r_a × n, r_a × t1, r_a × t2 (m)
+    Vec3 angularB[3];            ///< r_b × n, r_b × t1, r_b × t2 (m)
+    Vec3 responseA[3];           ///< I_a⁻¹ angularA[k]: Δω_a per unit impulse (1/(kg m))
+    Vec3 responseB[3];           ///< I_b⁻¹ angularB[k]
     double lambda[6] = {0, 0, 0, 0, 0, 0};  ///< multipliers in row units (impulse, N s / N m s)
     double invD[6] = {0, 0, 0, 0, 0, 0};    ///< 1/D_j, D_j = s² G_j M⁻¹ G_jᵀ + Σ_j (0 = row off)
     double bias[6] = {0, 0, 0, 0, 0, 0};    ///< q_j including the wall's velocity (m/s, rad/s)
