@@ -48,12 +48,36 @@ void ParticleStore::clear() {
 
 namespace {
 template <class T>
+void swapRemove(std::vector<T>& field, size_t i) {
+    field[i] = field.back();
+    field.pop_back();
+}
+
+template <class T>
 void applyOrder(std::vector<T>& field, const std::vector<Index>& order) {
     std::vector<T> out(field.size());
     for (size_t i = 0; i < order.size(); ++i) out[i] = field[order[i]];
     field.swap(out);
 }
 }  // namespace
+
+void ParticleStore::remove(Index i) {
+    const size_t k = static_cast<size_t>(i);
+    const std::uint32_t gone = id[k];
+    swapRemove(position, k);
+    swapRemove(orientation, k);
+    swapRemove(velocity, k);
+    swapRemove(angularVelocity, k);
+    swapRemove(radius, k);
+    swapRemove(mass, k);
+    swapRemove(invMass, k);
+    swapRemove(invInertia, k);
+    swapRemove(material, k);
+    swapRemove(flags, k);
+    swapRemove(id, k);
+    m_indexOfId[gone] = -1;
+    if (k < id.size()) m_indexOfId[id[k]] = i;
+}
 
 void ParticleStore::permute(const std::vector<Index>& order) {
     applyOrder(position, order);

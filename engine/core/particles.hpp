@@ -51,6 +51,10 @@ public:
     void reserve(size_t n);
     void clear();
 
+    /// Removes the particle at storage index i (the last one takes its place); its id is
+    /// retired (indexOfId()[id] = -1). Call between steps only.
+    void remove(Index i);
+
     /// Reorders every array by `order` (new index i takes old index order[i]).
     void permute(const std::vector<Index>& order);
 

@@ -1,6 +1,7 @@
 // Everything that defines a simulation before it starts: what a scene file describes.
 #pragma once
 
+#include "core/emitter.hpp"
 #include "core/material.hpp"
 #include "core/particles.hpp"
 #include "core/settings.hpp"
@@ -40,6 +41,8 @@ struct Scene {
     std::vector<Wall> walls;
     std::vector<TriangleMesh> meshes;
     std::vector<ParticleSpec> particles;
+    std::vector<EmitterSpec> emitters;
+    std::vector<SinkSpec> sinks;
     double duration = 1.0;                  ///< default simulated time of `ndem run` (s)
     std::vector<MeasurementRequest> measurements;
 };

@@ -19,6 +19,9 @@ struct StepStats {
     std::int64_t step = 0;        ///< steps taken so far, this one included
     double time = 0.0;            ///< simulated time after the step (s)
     PhaseTimes seconds;           ///< wall-clock time per phase (s)
+    int particles = 0;            ///< particles in the world after the step
+    int emitted = 0;              ///< particles added by emitters this step
+    int removed = 0;              ///< particles removed by sinks this step
     int contacts = 0;             ///< touching contacts (δ ≥ 0)
     int speculativeContacts = 0;  ///< detected pairs not yet touching
     int impacts = 0;              ///< contacts handled as impacts

@@ -5,6 +5,7 @@
 #include "core/material.hpp"
 #include "core/types.hpp"
 
+#include <limits>
 #include <string>
 
 namespace ndem {
@@ -16,6 +17,20 @@ enum class WallShape : std::uint8_t {
     Mesh,      ///< triangle mesh (two-sided), see TriangleMesh
 };
 
+/// Stress control of a wall (triaxial cell): each step the wall moves along `direction` (into
+/// the material) at gain × (σ A − R), R the force the particles push it back with, so that it
+/// settles where the particles carry the target stress σ over the area A. The wall stays
+/// kinematic: a controller, not a motor with mass (the warm-start seed's walls have 100 kg).
+struct ServoControl {
+    bool active = false;
+    Vec3 direction = Vec3::Zero();  ///< unit, pointing into the sample (world)
+    double stress = 0.0;            ///< σ target (Pa)
+    double area = 0.0;              ///< A (m²) if no areaWalls are given
+    int areaWalls[4] = {-1, -1, -1, -1};  ///< A = |a−b| × |c−d| (distances along their normals)
+    double gain = 1e-3;             ///< (m/s)/N
+    double maxSpeed = 0.1;          ///< |v| limit (m/s)
+};
+
 /// A rigid, kinematic piece of geometry. Its pose moves by the prescribed velocities every step;
 /// contacts never change them (walls have infinite mass).
 struct Wall {
@@ -23,6 +38,8 @@ struct Wall {
     WallShape shape = WallShape::Plane;
     MaterialId material = 0;
     bool enabled = true;  ///< disabled walls collide with nothing (e.g. a removed side wall)
+    double disableAt = std::numeric_limits<double>::infinity();  ///< removed at this time (s)
+    ServoControl servo;
 
     Vec3 position = Vec3::Zero();               ///< origin of the local frame (m)
     Quat orientation = Quat::Identity();        ///< local to world rotation

@@ -69,13 +69,26 @@ public:
     void subscribe(std::unique_ptr<Measurement> m) { m_measurements.push_back(std::move(m)); }
     const std::vector<std::unique_ptr<Measurement>>& measurements() const { return m_measurements; }
 
-    /// Adds a particle between steps (emitters); returns its storage index.
+    /// Adds a particle between steps; returns its storage index.
     Index addParticle(const ParticleSpec& spec);
+    /// Removes a particle between steps (its id is retired).
+    void removeParticle(Index i) { m_particles.remove(i); }
+
+    const std::vector<Emitter>& emitters() const { return m_emitters; }
+    const std::vector<SinkSpec>& sinks() const { return m_sinks; }
+    /// Particles emitted and removed since the start (by emitters and sinks).
+    long emittedCount() const { return m_emittedTotal; }
+    long removedCount() const { return m_removedTotal; }
 
 private:
+    void applySchedule();
+    void emitAndRemove(StepStats& stats);
     void reorderParticles();
     void stepNonsmooth(StepStats& stats, class PhaseClock& clock);
     void stepSmooth(StepStats& stats, class PhaseClock& clock);
+    void detectContacts(StepStats& stats);
+    void solveImpacts(StepStats& stats);
+    bool impactsOutranDetection() const;
     void loadSolverBodies();
     void flagImpacts(StepStats& stats);
     void accumulateWallForces();
@@ -100,6 +113,10 @@ private:
     std::vector<Vec3> m_force, m_torque;  ///< smooth DEM accumulators
     std::vector<double> m_residualHistory;
     bool m_recordResidual = false;
+
+    std::vector<Emitter> m_emitters;
+    std::vector<SinkSpec> m_sinks;
+    long m_emittedTotal = 0, m_removedTotal = 0;
 
     std::vector<std::unique_ptr<Measurement>> m_measurements;
     double m_time = 0.0;

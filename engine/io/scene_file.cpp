@@ -1,6 +1,7 @@
 #include "io/scene_file.hpp"
 
 #include "core/geometry_builders.hpp"
+#include "core/radius_distribution.hpp"
 #include "core/random.hpp"
 #include "io/json_fields.hpp"
 #include "measure/measurements.hpp"
@@ -25,9 +26,9 @@ constexpr Range kPositive{0.0, std::numeric_limits<double>::infinity(), true};
 constexpr Range kNonNegative{0.0};
 constexpr Range kUnit{0.0, 1.0};
 
-const char* const kSections[] = {"name",  "description", "duration",     "settings",
-                                 "materials", "contactMaterials", "walls", "particles",
-                                 "measurements"};
+const char* const kSections[] = {"name",      "description",      "duration", "settings",
+                                 "materials", "contactMaterials", "walls",    "particles",
+                                 "emitters",  "sinks",            "measurements"};
 
 // ---------------------------------------------------------------------------------------
 // --set overrides on the JSON tree
@@ -239,6 +240,33 @@ Quat readOrientation(Fields& f, const Vec3& zAxis) {
     return q;
 }
 
+/// Stress control of a wall; `walls` is the whole walls array (names for areaWalls).
+ServoControl readServo(const Json& j, const std::string& path, const Wall& wall, const Json& walls) {
+    Fields f(j, path);
+    ServoControl s;
+    s.active = true;
+    s.direction = f.direction("direction", wall.orientation * Vec3::UnitZ());
+    s.stress = f.number("stress", 0.0, kNonNegative);
+    s.gain = f.number("gain", s.gain, kPositive);
+    s.maxSpeed = f.number("maxSpeed", s.maxSpeed, kPositive);
+    if (const Json* names = f.raw("areaWalls")) {
+        if (!names->is_array() || names->size() != 4)
+            throw LoadError(f.pathOf("areaWalls"), "expected four wall names [a, b, c, d]");
+        for (int k = 0; k < 4; ++k) {
+            const std::string name = (*names)[k].is_string() ? (*names)[k].get<std::string>() : "";
+            for (size_t w = 0; w < walls.size(); ++w)
+                if (walls[w].is_object() && walls[w].value("name", "") == name) s.areaWalls[k] = static_cast<int>(w);
+            if (s.areaWalls[k] < 0)
+                throw LoadError(f.pathOf("areaWalls") + "." + std::to_string(k), "no wall named \"" + name + "\"");
+        }
+    } else {
+        s.area = f.number("area", 0.0, kPositive);
+        if (s.area <= 0.0) throw LoadError(f.pathOf("area"), "give area (m²) or areaWalls");
+    }
+    f.finish();
+    return s;
+}
+
 void readWalls(const Json* j, const std::vector<Material>& materials, Scene& scene) {
     if (!j) return;
     if (!j->is_array()) throw LoadError("walls", "expected an array");
@@ -273,6 +301,8 @@ void readWalls(const Json* j, const std::vector<Material>& materials, Scene& sce
         w.linearVelocity = f.vec3("velocity", Vec3::Zero());
         w.angularVelocity = f.vec3("angularVelocity", Vec3::Zero());
         w.surfaceVelocity = f.vec3("surfaceVelocity", Vec3::Zero());
+        w.disableAt = f.number("disableAt", w.disableAt, kNonNegative);
+        const Json* servo = f.raw("servo");
         if (type == "plane") {
             w.shape = WallShape::Plane;
             w.orientation = readOrientation(f, f.direction("normal", Vec3::UnitZ()));
@@ -319,29 +349,11 @@ void readWalls(const Json* j, const std::vector<Material>& materials, Scene& sce
             throw LoadError(f.pathOf("type"), "expected plane | box | cylinder | mesh | drum (got \"" +
                                                   type + "\")");
         }
+        if (servo) w.servo = readServo(*servo, f.pathOf("servo"), w, *j);
         f.finish();
         scene.walls.push_back(w);
     }
 }
-
-/// Particle radius distribution of a generator: one radius, a uniform range, or a mixture.
-struct RadiusDistribution {
-    std::vector<std::pair<double, double>> mixture;  ///< (radius, cumulative fraction)
-    double lo = 0.0, hi = 0.0;                       ///< uniform range if mixture is empty
-
-    double max() const {
-        double m = hi;
-        for (auto& [r, c] : mixture) m = std::max(m, r);
-        return m;
-    }
-    double sample(Random& random) const {
-        if (mixture.empty()) return lo == hi ? lo : random.uniform(lo, hi);
-        const double u = random.uniform(0.0, mixture.back().second);
-        for (auto& [r, c] : mixture)
-            if (u <= c) return r;
-        return mixture.back().first;
-    }
-};
 
 RadiusDistribution readRadii(Fields& f) {
     RadiusDistribution d;
@@ -470,6 +482,52 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
     }
 }
 
+/// An axis-aligned box {"min": [...], "max": [...]}, max > min on every axis.
+void readBox(Fields& f, Vec3& lo, Vec3& hi) {
+    lo = f.vec3("min", Vec3::Zero());
+    hi = f.vec3("max", Vec3::Zero());
+    if ((hi.array() < lo.array()).any())
+        throw LoadError(f.pathOf("max"), "every component must be >= min");
+}
+
+void readEmitters(const Json* j, const std::vector<Material>& materials, Scene& scene) {
+    if (!j) return;
+    if (!j->is_array()) throw LoadError("emitters", "expected an array");
+    for (size_t i = 0; i < j->size(); ++i) {
+        Fields f((*j)[i], "emitters." + std::to_string(i));
+        EmitterSpec e;
+        e.name = f.string("name", "emitter" + std::to_string(i));
+        const Json* region = f.raw("region");
+        if (!region) throw LoadError(f.pathOf("region"), "missing ({\"min\": [...], \"max\": [...]})");
+        Fields rf(*region, f.pathOf("region"));
+        readBox(rf, e.min, e.max);
+        rf.finish();
+        e.rate = f.number("rate", e.rate, kPositive);
+        e.start = f.number("start", e.start, kNonNegative);
+        e.stop = f.number("stop", e.stop, Range{e.start, std::numeric_limits<double>::infinity(), true});
+        e.maxCount = f.integer("maxCount", 0, Range{0.0, 1e9});
+        e.radii = readRadii(f);
+        e.velocity = f.vec3("velocity", e.velocity);
+        e.material = materialRef(f, materials);
+        e.seed = static_cast<std::uint64_t>(f.integer("seed", 1, Range{0.0, 2e9}));
+        f.finish();
+        scene.emitters.push_back(e);
+    }
+}
+
+void readSinks(const Json* j, Scene& scene) {
+    if (!j) return;
+    if (!j->is_array()) throw LoadError("sinks", "expected an array");
+    for (size_t i = 0; i < j->size(); ++i) {
+        Fields f((*j)[i], "sinks." + std::to_string(i));
+        SinkSpec s;
+        s.name = f.string("name", "sink" + std::to_string(i));
+        readBox(f, s.min, s.max);
+        f.finish();
+        scene.sinks.push_back(s);
+    }
+}
+
 void readMeasurements(const Json* j, Scene& scene) {
     if (!j) return;
     if (!j->is_array()) throw LoadError("measurements", "expected an array");
@@ -504,6 +562,8 @@ Scene readScene(const Json& root) {
     scene.contactMaterials = readContactMaterials(top.raw("contactMaterials"), scene.materials);
     readWalls(top.raw("walls"), scene.materials, scene);
     readParticles(top.raw("particles"), scene.materials, scene);
+    readEmitters(top.raw("emitters"), scene.materials, scene);
+    readSinks(top.raw("sinks"), scene);
     readMeasurements(top.raw("measurements"), scene);
     top.finish();
     if (auto e = validate(scene.settings)) throw LoadError("settings", e->message);

@@ -20,6 +20,7 @@ public:
     void sample(const World& world, const StepStats& stats) override {
         if (stats.step % m_every != 0) return;
         const Index i = world.particles().indexOfId()[m_id];
+        if (i < 0) return;  // removed by a sink
         const Vec3& x = world.particles().position[i];
         const Vec3& v = world.particles().velocity[i];
         m_r.series["t"].push_back(stats.time);
@@ -62,6 +63,7 @@ public:
     void sample(const World& world, const StepStats&) override {
         const auto& p = world.particles();
         const Index ia = p.indexOfId()[m_a], ib = p.indexOfId()[m_b];
+        if (ia < 0 || ib < 0) return;
         const Vec3 d = p.position[ib] - p.position[ia];
         const double gap = d.norm() - p.radius[ia] - p.radius[ib];
         const double rate = (p.velocity[ib] - p.velocity[ia]).dot(d.normalized());

@@ -1,0 +1,160 @@
+// Emitters, sinks, scheduled wall removal and stress-controlled walls.
+#include "bench_scenes.hpp"
+#include "io/scene_file.hpp"
+#include "test_util.hpp"
+
+namespace ndem {
+namespace {
+
+Scene boxScene(double half, const StepSettings& s) {
+    Scene scene = scenes::column(0, 0.01, scenes::servinGrain(), s);
+    for (int k = 0; k < 4; ++k) {
+        Wall w;
+        w.name = "side" + std::to_string(k);
+        const Vec3 inward = -Vec3(k == 0 ? 1 : k == 2 ? -1 : 0, k == 1 ? 1 : k == 3 ? -1 : 0, 0);
+        w.position = -half * inward;
+        w.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), inward);
+        scene.walls.push_back(w);
+    }
+    return scene;
+}
+
+TEST(Emitter, EmitsAtItsRateWithoutPlacingOverlaps) {
+    // A busy emitter (800/s into a 6 cm box, 200 grains fill 17 % of it) with no gravity:
+    // grains stay where they are placed, so any overlap would be the emitter's.
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 30;
+    s.gravity = Vec3::Zero();
+    Scene scene = boxScene(0.05, s);
+    EmitterSpec e;
+    e.min = Vec3(-0.03, -0.03, 0.02);
+    e.max = Vec3(0.03, 0.03, 0.08);
+    e.rate = 800.0;
+    e.radii.lo = 0.003;
+    e.radii.hi = 0.004;
+    scene.emitters.push_back(e);
+    World world = test::makeWorld(scene);
+    int emitted = 0, touching = 0;
+    while (world.time() < 0.25 - 1e-9) {
+        const StepStats st = world.step();
+        emitted += st.emitted;
+        touching += st.contacts;
+    }
+    EXPECT_EQ(emitted, 200);  // 800/s for 0.25 s
+    EXPECT_EQ(world.particles().size(), 200u);
+    EXPECT_EQ(world.emitters()[0].skipped, 0);
+    EXPECT_EQ(touching, 0) << "a grain was placed overlapping another";
+    for (const Vec3& x : world.particles().position) {
+        EXPECT_TRUE((x.array() >= e.min.array() - 1e-12).all() && (x.array() <= e.max.array() + 1e-12).all());
+    }
+}
+
+TEST(Emitter, PouredGrainsLandOnTheFloor) {
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 30;
+    Scene scene = boxScene(0.05, s);
+    EmitterSpec e;
+    e.min = Vec3(-0.03, -0.03, 0.1);
+    e.max = Vec3(0.03, 0.03, 0.12);
+    e.rate = 400.0;
+    e.radii.lo = e.radii.hi = 0.004;
+    scene.emitters.push_back(e);
+    World world = test::makeWorld(scene);
+    test::runUntil(world, 1.5);
+    EXPECT_EQ(world.particles().size(), 600u);
+    double lowest = 1.0;
+    for (const Vec3& x : world.particles().position) lowest = std::min(lowest, x.z());
+    EXPECT_GT(lowest, 0.004 * 0.9);  // nothing went through the floor
+    const StepStats st = world.step();
+    EXPECT_LT(st.maxOverlap, 0.05);  // once poured and settled, overlaps are small
+}
+
+TEST(Sink, RemovesParticlesThatEnterIt) {
+    StepSettings s;
+    s.timeStep = 1e-3;
+    Scene scene = scenes::column(3, 0.01, scenes::servinGrain(), s);
+    scene.walls.clear();  // the column falls freely
+    SinkSpec sink;
+    sink.min = Vec3(-1, -1, -1);
+    sink.max = Vec3(1, 1, -0.05);
+    scene.sinks.push_back(sink);
+    World world = test::makeWorld(scene);
+    int removed = 0;
+    while (world.time() < 0.2) removed += world.step().removed;
+    // z = 0.005 falls below −0.05 after √(2·0.055/g) = 0.106 s; the top sphere (0.025) at 0.115 s.
+    EXPECT_EQ(removed, 3);
+    EXPECT_TRUE(world.particles().empty());
+    EXPECT_EQ(world.particles().indexOfId()[2], -1);
+}
+
+TEST(Schedule, WallIsRemovedAtItsTime) {
+    StepSettings s;
+    s.timeStep = 1e-3;
+    Scene scene = scenes::column(1, 0.01, scenes::servinGrain(), s);
+    scene.walls[0].disableAt = 0.1;
+    World world = test::makeWorld(scene);
+    test::runUntil(world, 0.1);
+    EXPECT_NEAR(world.particles().position[0].z(), 0.005, 1e-4);  // resting
+    test::runUntil(world, 0.3);
+    EXPECT_FALSE(world.walls()[0].enabled);
+    EXPECT_LT(world.particles().position[0].z(), -0.1);  // fell through
+}
+
+TEST(Servo, LidSettlesWhereTheGrainsCarryTheTargetStress) {
+    // A servo lid comes down on a column of three spheres and presses with σ = 1 kPa over
+    // A = 1 cm²: it must stop where the column carries exactly σ A = 0.1 N.
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 100;
+    Material grain = scenes::servinGrain();
+    Scene scene = scenes::column(3, 0.01, grain, s);
+    Wall lid;
+    lid.name = "lid";
+    lid.position = Vec3(0, 0, 0.034);
+    lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
+    lid.servo.active = true;
+    lid.servo.direction = -Vec3::UnitZ();
+    lid.servo.stress = 1000.0;
+    lid.servo.area = 1e-4;
+    lid.servo.gain = 0.05;
+    lid.servo.maxSpeed = 0.01;
+    scene.walls.push_back(lid);
+    World world = test::makeWorld(scene);
+    test::runUntil(world, 2.0);
+    const Wall& w = world.walls().back();
+    EXPECT_NEAR(-w.force.dot(lid.servo.direction), 0.1, 1e-3);
+    EXPECT_LT(w.linearVelocity.norm(), 1e-6);
+    // The floor carries the lid's push plus the weight of the three spheres.
+    const double weight = 3 * world.particles().mass[0] * 9.81;
+    EXPECT_NEAR(-world.walls()[0].force.z(), 0.1 + weight, 2e-3);
+}
+
+TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
+    const char* text = R"({
+      "walls": [ {"name": "floor", "type": "plane"},
+                 {"name": "gate", "type": "plane", "normal": [1, 0, 0], "disableAt": 0.5},
+                 {"name": "lid", "type": "plane", "normal": [0, 0, -1], "position": [0, 0, 1],
+                  "servo": {"stress": 100, "area": 0.01, "gain": 0.001}} ],
+      "emitters": [ {"region": {"min": [0, 0, 1], "max": [0.1, 0.1, 1.1]}, "rate": 1000,
+                     "radiusRange": [0.004, 0.006], "velocity": [0, 0, -1], "stop": 2} ],
+      "sinks": [ {"min": [-1, -1, -2], "max": [1, 1, -1]} ]
+    })";
+    auto scene = parseSceneText(text, "t.json");
+    ASSERT_TRUE(scene.ok()) << scene.error().message;
+    EXPECT_EQ(scene->walls[1].disableAt, 0.5);
+    EXPECT_TRUE(scene->walls[2].servo.active);
+    EXPECT_EQ(scene->walls[2].servo.direction, Vec3(0, 0, -1));
+    ASSERT_EQ(scene->emitters.size(), 1u);
+    EXPECT_EQ(scene->emitters[0].rate, 1000.0);
+    EXPECT_EQ(scene->emitters[0].radii.hi, 0.006);
+    ASSERT_EQ(scene->sinks.size(), 1u);
+    auto bad = parseSceneText(R"({"emitters": [{"region": {"min": [0,0,0], "max": [1,1,1]},
+        "rate": -5, "radius": 0.01}]})", "t.json");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().message, "t.json: emitters.0.rate: must be > 0 (got -5)");
+}
+
+}  // namespace
+}  // namespace ndem
