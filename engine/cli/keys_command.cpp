@@ -52,8 +52,11 @@ int keysCommand(const std::vector<std::string>& args) {
     KeyPrinter printer;
     visitSettings(defaults, printer);
     std::printf("\nMeasurements (scene file \"measurements\": [{\"type\": ...}]):\n");
-    for (const MeasurementType& t : measurementTypes())
-        std::printf("  %-14s %s\n  %-14s -> %s\n", t.type, t.parameters, "", t.reports);
+    for (const MeasurementFactory* f : measurementFactories()) {
+        std::printf("  %s: %s\n", f->type, f->reports);
+        for (const MeasurementParameter& p : f->parameters)
+            std::printf("      %-14s %s\n", p.name, p.doc);
+    }
     std::printf("\nMaterials, walls and particle generators: docs/scene-format.md\n");
     return 0;
 }

@@ -18,6 +18,7 @@ struct MeasurementRequest {
     std::string type;  ///< e.g. "columnHeight", "track", "energy"
     std::vector<std::pair<std::string, double>> numbers;
     std::vector<std::pair<std::string, std::string>> words;
+    std::vector<std::pair<std::string, std::vector<double>>> lists;
 
     double number(const std::string& key, double fallback) const {
         for (const auto& [k, v] : numbers)
@@ -26,6 +27,11 @@ struct MeasurementRequest {
     }
     std::string word(const std::string& key, const std::string& fallback) const {
         for (const auto& [k, v] : words)
+            if (k == key) return v;
+        return fallback;
+    }
+    std::vector<double> list(const std::string& key, std::vector<double> fallback) const {
+        for (const auto& [k, v] : lists)
             if (k == key) return v;
         return fallback;
     }

@@ -543,8 +543,11 @@ void readMeasurements(const Json* j, Scene& scene) {
                 r.numbers.push_back({it.key(), it->get<double>()});
             else if (it->is_string())
                 r.words.push_back({it.key(), it->get<std::string>()});
+            else if (it->is_array() && std::all_of(it->begin(), it->end(),
+                                                   [](const Json& x) { return x.is_number(); }))
+                r.lists.push_back({it.key(), it->get<std::vector<double>>()});
             else
-                throw LoadError(at + "." + it.key(), "expected a number or a string (got " + io::show(*it) + ")");
+                throw LoadError(at + "." + it.key(), "expected a number, a string or a list of numbers (got " + io::show(*it) + ")");
         }
         if (auto e = checkMeasurementRequest(r)) throw LoadError(at, *e);
         scene.measurements.push_back(r);

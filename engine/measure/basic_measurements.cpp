@@ -5,6 +5,7 @@
 #include "solve/contact_law.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 
@@ -226,82 +227,62 @@ private:
     MeasurementResult m_r;
 };
 
-double param(const MeasurementRequest& r, const char* key, double fallback) {
-    return r.number(key, fallback);
+/// Stable id parameter `key`, if a particle with that id exists.
+std::optional<std::uint32_t> particleId(const MeasurementRequest& r, const char* key,
+                                        const World& world) {
+    const auto& ids = world.particles().indexOfId();
+    const double id = r.number(key, 0.0);
+    if (id >= ids.size() || ids[static_cast<size_t>(id)] < 0) return std::nullopt;
+    return static_cast<std::uint32_t>(id);
 }
+
+int every(const MeasurementRequest& r) { return std::max(1, static_cast<int>(r.number("every", 1.0))); }
 
 }  // namespace
 
-const std::vector<MeasurementType>& measurementTypes() {
-    static const std::vector<MeasurementType> types = {
-        {"track", "particle (id), every (steps, default 1)",
-         "series t, x, y, z, vx, vy, vz; final position and speed"},
-        {"restitution", "a, b (particle ids)",
-         "approach and separation speed of the pair, their ratio e"},
-        {"wallForce", "wall (name), every (steps, default 1)",
-         "series t, fx, fy, fz (N); mean force; weight of the particles"},
-        {"columnHeight", "(none: the particles form one vertical column on the first wall)",
-         "height, analyticHeight (Hertz), heightError eps_l (warm-start seed Eq. 12)"},
-    };
-    return types;
-}
-
-std::optional<std::string> checkMeasurementRequest(const MeasurementRequest& r) {
-    auto known = [&](std::initializer_list<const char*> numbers,
-                     std::initializer_list<const char*> words) -> std::optional<std::string> {
-        for (const auto& [k, v] : r.numbers) {
-            bool ok = false;
-            for (const char* n : numbers) ok |= (k == n);
-            if (!ok) return "unknown parameter '" + k + "' for measurement '" + r.type + "'";
-            if (v < 0.0 || v != std::floor(v))
-                return "parameter '" + k + "' must be a whole number >= 0";
-        }
-        for (const auto& [k, v] : r.words) {
-            bool ok = false;
-            for (const char* n : words) ok |= (k == n);
-            if (!ok) return "unknown parameter '" + k + "' for measurement '" + r.type + "'";
-        }
-        return std::nullopt;
-    };
-    if (r.type == "track") return known({"particle", "every"}, {});
-    if (r.type == "restitution") return known({"a", "b"}, {});
-    if (r.type == "wallForce") return known({"every"}, {"wall"});
-    if (r.type == "columnHeight") return known({}, {});
-    std::string names;
-    for (const MeasurementType& t : measurementTypes()) names += (names.empty() ? "" : " | ") + std::string(t.type);
-    return "unknown measurement type '" + r.type + "' (known: " + names + ")";
-}
-
-Expected<std::unique_ptr<Measurement>> makeMeasurement(const MeasurementRequest& r,
-                                                       const World& world) {
-    if (auto e = checkMeasurementRequest(r)) return Error{*e};
-    const auto& ids = world.particles().indexOfId();
-    auto particleId = [&](const char* key) -> std::optional<std::uint32_t> {
-        const double id = param(r, key, 0.0);
-        if (id >= ids.size() || ids[static_cast<size_t>(id)] < 0) return std::nullopt;
-        return static_cast<std::uint32_t>(id);
-    };
-    const int every = std::max(1, static_cast<int>(param(r, "every", 1.0)));
-    if (r.type == "track") {
-        auto id = particleId("particle");
+extern const MeasurementFactory kTrackMeasurement{
+    "track",
+    "series t, x, y, z, vx, vy, vz; final position and speed",
+    {{"particle", MeasurementParameter::Whole, "particle id (creation order)"},
+     {"every", MeasurementParameter::Whole, "sample every N steps (default 1)"}},
+    [](const MeasurementRequest& r, const World& w) -> Expected<std::unique_ptr<Measurement>> {
+        auto id = particleId(r, "particle", w);
         if (!id) return Error{"measurement 'track': no particle with that id"};
-        return std::unique_ptr<Measurement>(new TrackMeasurement(*id, every));
-    }
-    if (r.type == "restitution") {
-        auto a = particleId("a"), b = particleId("b");
+        return std::unique_ptr<Measurement>(new TrackMeasurement(*id, every(r)));
+    }};
+
+extern const MeasurementFactory kRestitutionMeasurement{
+    "restitution",
+    "approach and separation speed of the pair, their ratio e",
+    {{"a", MeasurementParameter::Whole, "first particle id"},
+     {"b", MeasurementParameter::Whole, "second particle id"}},
+    [](const MeasurementRequest& r, const World& w) -> Expected<std::unique_ptr<Measurement>> {
+        auto a = particleId(r, "a", w), b = particleId(r, "b", w);
         if (!a || !b || *a == *b) return Error{"measurement 'restitution': needs two particle ids"};
         return std::unique_ptr<Measurement>(new RestitutionMeasurement(*a, *b));
-    }
-    if (r.type == "wallForce") {
+    }};
+
+extern const MeasurementFactory kWallForceMeasurement{
+    "wallForce",
+    "force on the wall over time (N), its mean, the weight of the particles and its share",
+    {{"wall", MeasurementParameter::Word, "wall name"},
+     {"every", MeasurementParameter::Whole, "sample every N steps (default 1)"}},
+    [](const MeasurementRequest& r, const World& w) -> Expected<std::unique_ptr<Measurement>> {
         const std::string name = r.word("wall", "");
-        for (size_t w = 0; w < world.walls().size(); ++w)
-            if (world.walls()[w].name == name)
+        for (size_t k = 0; k < w.walls().size(); ++k)
+            if (w.walls()[k].name == name)
                 return std::unique_ptr<Measurement>(
-                    new WallForceMeasurement(static_cast<int>(w), name, every));
+                    new WallForceMeasurement(static_cast<int>(k), name, every(r)));
         return Error{"measurement 'wallForce': no wall named '" + name + "'"};
-    }
-    if (world.walls().empty()) return Error{"measurement 'columnHeight': the scene has no wall"};
-    return std::unique_ptr<Measurement>(new ColumnHeightMeasurement());
-}
+    }};
+
+extern const MeasurementFactory kColumnHeightMeasurement{
+    "columnHeight",
+    "height of a resting column against Hertz theory: eps_l (warm-start seed Eq. 12)",
+    {},
+    [](const MeasurementRequest&, const World& w) -> Expected<std::unique_ptr<Measurement>> {
+        if (w.walls().empty()) return Error{"measurement 'columnHeight': the scene has no wall"};
+        return std::unique_ptr<Measurement>(new ColumnHeightMeasurement());
+    }};
 
 }  // namespace ndem

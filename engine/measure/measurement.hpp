@@ -1,22 +1,30 @@
 // A measurement subscribed to a World: sampled after every step, reported at the end.
 #pragma once
 
+#include "core/error.hpp"
 #include "core/step_stats.hpp"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ndem {
 
 class World;
+struct MeasurementRequest;
 
-/// Numbers a measurement reports: scalars, and named series (equal-length columns).
+/// Equal-length named columns (a CSV file).
+using Table = std::map<std::string, std::vector<double>>;
+
+/// Numbers a measurement reports: scalars, a time series, and further tables (profiles,
+/// per-contact lists, fields).
 struct MeasurementResult {
     std::string name;
     std::string headline;  ///< one line for summaries, e.g. "floor carries 36 % of the weight"
     std::map<std::string, double> scalars;
-    std::map<std::string, std::vector<double>> series;
+    Table series;                         ///< usually over time: column "t" and values
+    std::map<std::string, Table> tables;  ///< e.g. "profile": z and p(z)
     std::map<std::string, std::string> notes;
 };
 
@@ -28,6 +36,23 @@ public:
     /// contacts with their impulses.
     virtual void sample(const World& world, const StepStats& stats) = 0;
     virtual MeasurementResult result() const = 0;
+};
+
+/// A parameter of a measurement type in the scene file.
+struct MeasurementParameter {
+    enum Kind { Number, Whole, Word, List };
+    const char* name;
+    Kind kind;
+    const char* doc;
+};
+
+/// A measurement type: its scene-file name, parameters, what it reports, and its builder
+/// (which may refuse a request for a given world, e.g. an unknown wall name).
+struct MeasurementFactory {
+    const char* type;
+    const char* reports;
+    std::vector<MeasurementParameter> parameters;
+    Expected<std::unique_ptr<Measurement>> (*make)(const MeasurementRequest&, const World&);
 };
 
 }  // namespace ndem

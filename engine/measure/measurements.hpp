@@ -8,20 +8,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ndem {
 
-/// One known measurement type: its name, parameters and what it reports (for the docs).
-struct MeasurementType {
-    const char* type;
-    const char* parameters;
-    const char* reports;
-};
+/// Every measurement type the engine knows (measure/registry.cpp lists them).
+const std::vector<const MeasurementFactory*>& measurementFactories();
 
-/// Every type the engine knows.
-const std::vector<MeasurementType>& measurementTypes();
-
-/// Checks type and parameters without a world; the message says what is wrong.
+/// Checks type and parameter names and kinds without a world; the message says what is wrong.
 std::optional<std::string> checkMeasurementRequest(const MeasurementRequest& request);
 
 /// Builds a measurement for `world` (e.g. resolves particle ids and wall names).

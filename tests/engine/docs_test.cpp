@@ -43,8 +43,12 @@ TEST(Docs, SceneFormatDocumentsEverySettingKey) {
 
 TEST(Docs, SceneFormatDocumentsEveryMeasurement) {
     const std::string doc = sceneFormatDoc();
-    for (const MeasurementType& t : measurementTypes())
-        EXPECT_NE(doc.find(std::string("`") + t.type + "`"), std::string::npos) << t.type;
+    for (const MeasurementFactory* f : measurementFactories()) {
+        EXPECT_NE(doc.find(std::string("`") + f->type + "`"), std::string::npos) << f->type;
+        for (const MeasurementParameter& p : f->parameters)
+            EXPECT_NE(doc.find(std::string("`") + p.name + "`"), std::string::npos)
+                << f->type << "." << p.name;
+    }
 }
 
 }  // namespace
