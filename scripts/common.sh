@@ -6,6 +6,7 @@ NDEM_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
+  gnuplot-nox
 )
 
 ndem_ensure_packages() {

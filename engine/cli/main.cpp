@@ -11,11 +11,15 @@ const char* const kUsage = R"(usage: ndem <command> [options]
 
 commands:
   run SCENE [--steps N | --time T] [--set key=value]... [--report FILE.json]
-            [--vtk DIR [--every K]] [--quiet]
+            [--csv DIR] [--vtk DIR [--every K]] [--quiet]
         Simulate a scene file (assets/scenes/*.json). Without --steps or --time the scene's
         "duration" is simulated. --set overrides any key of the scene file (see `ndem keys`).
-        --report writes settings, a StepStats summary and series, and the measurements.
+        --report writes settings, a StepStats summary and series, and the measurements;
+        --csv writes every measurement table as CSV.
         --vtk writes ParaView files (particles, contact network, walls) every K steps.
+  sweep SCENE --set key=v1,v2,... [--set ...] [--steps N | --time T] [--out DIR] [--jobs N]
+        Run every combination of the listed values (in parallel), write summary.csv, one CSV
+        per measurement with all runs, and PNG plots of every figure against the first key.
   bench [--quick] [--particles N]
         Benchmarks on a settled bed of spheres; JSON on stdout (docs/PERFORMANCE.md).
   keys  List every setting key with its unit, range and default.
@@ -36,6 +40,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     if (command == "run") return ndem::cli::runCommand(args);
     if (command == "bench") return ndem::cli::benchCommand(args);
+    if (command == "sweep") return ndem::cli::sweepCommand(args);
     if (command == "keys") return ndem::cli::keysCommand(args);
     if (command == "version" || command == "--version") {
         std::printf("ndem %s (%s build)\n", NDEM_VERSION, NDEM_BUILD_TYPE);

@@ -1,8 +1,10 @@
 // `ndem run`: simulate a scene headless with a progress bar and a one-screen summary.
 #include "commands.hpp"
 #include "progress.hpp"
+#include "scene_run.hpp"
 
 #include "core/world.hpp"
+#include "io/csv_writer.hpp"
 #include "io/run_report.hpp"
 #include "io/scene_file.hpp"
 #include "io/vtk_writer.hpp"
@@ -30,6 +32,7 @@ struct RunOptions {
     std::vector<Override> overrides;
     std::string report;
     std::string vtkDir;
+    std::string csvDir;
     long vtkEvery = 0;
     bool quiet = false;
 };
@@ -86,6 +89,10 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOp
             auto v = value("--vtk");
             if (!v || v->empty()) return "--vtk needs a directory";
             o.vtkDir = *v;
+        } else if (a == "--csv") {
+            auto v = value("--csv");
+            if (!v || v->empty()) return "--csv needs a directory";
+            o.csvDir = *v;
         } else if (a == "--every") {
             auto v = value("--every");
             if (!v) return "--every needs a value";
@@ -121,6 +128,8 @@ std::optional<std::string> checkOutputs(const RunOptions& o) {
     }
     if (!o.vtkDir.empty() && fs::exists(o.vtkDir, ec) && !fs::is_directory(o.vtkDir, ec))
         return "--vtk " + o.vtkDir + ": exists and is not a directory";
+    if (!o.csvDir.empty() && fs::exists(o.csvDir, ec) && !fs::is_directory(o.csvDir, ec))
+        return "--csv " + o.csvDir + ": exists and is not a directory";
     return std::nullopt;
 }
 
@@ -164,6 +173,7 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
         std::printf("  %-13s %s\n", r.name.c_str(), r.headline.c_str());
     }
     if (!o.report.empty()) std::printf("  report        %s\n", o.report.c_str());
+    if (!o.csvDir.empty()) std::printf("  CSV           %s/\n", o.csvDir.c_str());
     if (!o.vtkDir.empty()) std::printf("  ParaView      %s/particles.pvd (and contacts.pvd, walls.pvd)\n", o.vtkDir.c_str());
 }
 
@@ -177,22 +187,13 @@ int badInput(const std::string& message) {
 int runCommand(const std::vector<std::string>& args) {
     RunOptions o;
     if (auto e = parseArgs(args, o)) return badInput(*e);
-    auto scene = loadSceneFile(o.scenePath, o.overrides);
-    if (!scene) return badInput(scene.error().message);
+    auto loaded = loadSceneRun(o.scenePath, o.overrides);
+    if (!loaded) return badInput(loaded.error().message);
     if (auto e = checkOutputs(o)) return badInput(*e);
-    auto created = World::create(*scene);
-    if (!created) return badInput(o.scenePath + ": " + created.error().message);
-    World world = std::move(created.value());
-    for (const MeasurementRequest& r : scene->measurements) {
-        auto m = makeMeasurement(r, world);
-        if (!m) return badInput(o.scenePath + ": " + m.error().message);
-        world.subscribe(std::move(m.value()));
-    }
+    SceneRun& run = loaded.value();
+    World& world = run.world;
 
-    const double h = world.settings().timeStep;
-    const long steps = o.steps ? *o.steps
-                               : static_cast<long>(std::ceil((o.time ? *o.time : scene->duration) / h - 1e-9));
-    RunRecorder recorder(std::max(1L, steps / 2000));
+    const long steps = stepsFor(run, o.steps, o.time);
     std::optional<VtkSeries> vtk;
     if (!o.vtkDir.empty()) {
         vtk.emplace(o.vtkDir);
@@ -207,14 +208,12 @@ int runCommand(const std::vector<std::string>& args) {
     ProgressBar progress(!o.quiet);
     const auto start = std::chrono::steady_clock::now();
     int exitCode = 0;
-    for (long k = 0; k < steps && !g_interrupted; ++k) {
-        const StepStats st = world.step();
-        recorder.record(st);
+    executeSceneRun(run, steps, [&](const StepStats& st, long k) {
         if (vtk && (k + 1) % o.vtkEvery == 0) {
             if (auto e = vtk->writeFrame(world)) {
                 std::fprintf(stderr, "\nndem: error: %s\n", e->message.c_str());
                 exitCode = 1;
-                break;
+                return false;
             }
         }
         const double elapsed =
@@ -224,14 +223,21 @@ int runCommand(const std::vector<std::string>& args) {
         detail << "t = " << st.time << " s  " << st.contacts << " contacts  "
                << (elapsed > 0 ? (k + 1) / elapsed : 0.0) << " steps/s";
         progress.update(static_cast<double>(k + 1) / steps, detail.str());
-    }
+        return !g_interrupted;
+    });
     progress.finish();
     std::signal(SIGINT, previous);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    printSummary(*scene, world, recorder, wall, o, g_interrupted);
+    printSummary(run.scene, world, run.recorder, run.wallSeconds, o, g_interrupted);
     if (!o.report.empty()) {
-        if (auto e = writeRunReport(o.report, *scene, o.overrides, world, recorder, wall)) {
+        if (auto e = writeRunReport(o.report, run.scene, o.overrides, world, run.recorder,
+                                    run.wallSeconds)) {
+            std::fprintf(stderr, "ndem: error: %s\n", e->message.c_str());
+            return 1;
+        }
+    }
+    if (!o.csvDir.empty()) {
+        if (auto e = writeMeasurementCsvs(o.csvDir, measurementResults(world))) {
             std::fprintf(stderr, "ndem: error: %s\n", e->message.c_str());
             return 1;
         }

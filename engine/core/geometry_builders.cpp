@@ -25,6 +25,7 @@ void buildDrum(const DrumSpec& spec, std::vector<Wall>& walls, std::vector<Trian
         Wall cap = base;
         cap.name = spec.name + (end == 0 ? ".cap0" : ".cap1");
         cap.shape = WallShape::Plane;
+        cap.material = spec.capMaterial;
         cap.position = base.position + end * spec.length * spec.axis;
         const Vec3 inward = end == 0 ? spec.axis : Vec3(-spec.axis);
         cap.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), inward);

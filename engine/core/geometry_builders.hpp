@@ -21,7 +21,8 @@ struct DrumSpec {
     int teeth = 0;                  ///< 0: smooth wall
     double toothHeight = 0.012;     ///< (m)
     double attackAngle = 50.0;      ///< angle of the leading face to the wall (degrees)
-    MaterialId material = 0;
+    MaterialId material = 0;        ///< shell and teeth
+    MaterialId capMaterial = 0;     ///< end caps (the seeds' caps are frictionless)
 };
 
 /// Appends the drum's walls (cylinder, two caps, tooth mesh) and its mesh.

@@ -29,6 +29,9 @@ struct ServoControl {
     int areaWalls[4] = {-1, -1, -1, -1};  ///< A = |a−b| × |c−d| (distances along their normals)
     double gain = 1e-3;             ///< (m/s)/N
     double maxSpeed = 0.1;          ///< |v| limit (m/s)
+    double constantFrom = std::numeric_limits<double>::infinity();  ///< from this time (s) the
+                                                                    ///< wall moves at:
+    double constantSpeed = 0.0;     ///< speed along `direction` (m/s), strain-controlled phase
 };
 
 /// A rigid, kinematic piece of geometry. Its pose moves by the prescribed velocities every step;

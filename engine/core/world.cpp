@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <limits>
 #include <sstream>
 
 namespace ndem {
@@ -98,6 +99,7 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
 
 StepStats World::step() {
     StepStats stats;
+    for (auto& m : m_measurements) m->prepare(*this);
     PhaseClock clock;
     applySchedule();
     emitAndRemove(stats);
@@ -169,6 +171,7 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
         if (m_bodies[i].invMass > 0.0) m_bodies[i].v += gh;
     if (m_settings.warmStart)
         warmStartRows(m_rows, m_contacts, m_history, m_materials, m_settings, m_bodies);
+    if (m_probe.requested) runSolverProbe();
     const PgsResult r =
         solvePgs(m_rows, m_bodies,
                  PgsOptions{m_settings.iterations, m_settings.tolerance, m_settings.frictionModel,
@@ -216,6 +219,10 @@ void World::applySchedule() {
         if (w.enabled && m_time >= w.disableAt) w.enabled = false;
         if (!w.servo.active) continue;
         const ServoControl& s = w.servo;
+        if (m_time >= s.constantFrom) {
+            w.linearVelocity = s.constantSpeed * s.direction;
+            continue;
+        }
         double area = s.area;
         if (s.areaWalls[0] >= 0) {
             auto gap = [&](int a, int b) {
@@ -316,6 +323,49 @@ void World::detectContacts(StepStats& stats) {
         else
             ++stats.speculativeContacts;
     }
+}
+
+void World::requestSolverProbe(int referenceIterations, int iterations) {
+    m_probe = SolverProbe{};
+    m_probe.referenceIterations = std::max(1, referenceIterations);
+    m_probe.iterations = std::max(1, iterations);
+    m_probe.requested = true;
+}
+
+void World::runSolverProbe() {
+    // Copies of the problem as the real solve is about to see it (after the warm start).
+    const std::vector<SolverContact> initialRows = m_rows;
+    const std::vector<SolverBody> initialBodies = m_bodies;
+    std::vector<SolverContact> rows = initialRows;
+    std::vector<SolverBody> bodies = initialBodies;
+    solvePgs(rows, bodies,
+             PgsOptions{m_probe.referenceIterations, 0.0, m_settings.frictionModel, nullptr});
+    std::vector<double> reference(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) reference[i] = rows[i].scale * rows[i].lambda[0];
+
+    rows = initialRows;
+    bodies = initialBodies;
+    auto record = [&](double residual, double normalResidual) {
+        double sum = 0.0;
+        int loaded = 0;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            if (reference[i] <= 0.0) continue;
+            sum += std::abs(reference[i] - rows[i].scale * rows[i].lambda[0]) / reference[i];
+            ++loaded;
+        }
+        m_probe.residual.push_back(residual);
+        m_probe.normalResidual.push_back(normalResidual);
+        m_probe.multiplierError.push_back(loaded ? sum / loaded : 0.0);
+    };
+    record(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN());
+    for (int k = 0; k < m_probe.iterations; ++k) {
+        const PgsResult r =
+            solvePgs(rows, bodies, PgsOptions{1, 0.0, m_settings.frictionModel, nullptr});
+        record(r.residual, r.normalResidual);
+    }
+    m_probe.time = m_time;
+    m_probe.requested = false;
+    m_probe.done = true;
 }
 
 void World::loadSolverBodies() {

@@ -23,6 +23,20 @@
 
 namespace ndem {
 
+/// Convergence of one PGS solve, recorded on a copy of a real step's problem: the solve is
+/// run once to `referenceIterations` sweeps (the reference λ), then again sweep by sweep.
+/// Element k of each curve is after k sweeps (k = 0: the initial, possibly warm, guess).
+struct SolverProbe {
+    int referenceIterations = 500;
+    int iterations = 500;
+    bool requested = false, done = false;
+    double time = 0.0;                   ///< simulated time of the probed step (s)
+    std::vector<double> residual;        ///< mean row residual |Δλ| D (m/s)
+    std::vector<double> normalResidual;  ///< mean over the normal rows (m/s)
+    std::vector<double> multiplierError; ///< ⟨|λ_ref − λ_k| / |λ_ref|⟩ over loaded normal rows
+                                         ///< (warm-start seed Eq. 13)
+};
+
 /// Owns bodies, geometry, materials and contacts, and advances them one step at a time.
 /// Threading contract: not thread-safe; one thread calls step() and everything else, and
 /// nobody reads the world while step() runs (the app copies snapshots between steps).
@@ -67,6 +81,10 @@ public:
     void setRecordResidualHistory(bool on) { m_recordResidual = on; }
 
     void subscribe(std::unique_ptr<Measurement> m) { m_measurements.push_back(std::move(m)); }
+
+    /// Records the convergence of the next continuous solve (nonsmooth modes) on a copy.
+    void requestSolverProbe(int referenceIterations, int iterations);
+    const SolverProbe& solverProbe() const { return m_probe; }
     const std::vector<std::unique_ptr<Measurement>>& measurements() const { return m_measurements; }
 
     /// Adds a particle between steps; returns its storage index.
@@ -90,6 +108,7 @@ private:
     void solveImpacts(StepStats& stats);
     bool impactsOutranDetection() const;
     void loadSolverBodies();
+    void runSolverProbe();
     void flagImpacts(StepStats& stats);
     void accumulateWallForces();
     void integratePositions();
@@ -112,6 +131,7 @@ private:
     ImpactRegion m_impactRegion;
     std::vector<Vec3> m_force, m_torque;  ///< smooth DEM accumulators
     std::vector<double> m_residualHistory;
+    SolverProbe m_probe;
     bool m_recordResidual = false;
 
     std::vector<Emitter> m_emitters;

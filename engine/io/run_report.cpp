@@ -126,7 +126,7 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
         const MeasurementResult r = m->result();
         measurements.push_back(
             {{"name", r.name}, {"headline", r.headline}, {"scalars", r.scalars}, {"series", r.series},
-             {"notes", r.notes}});
+             {"tables", r.tables}, {"notes", r.notes}});
     }
     report["measurements"] = measurements;
 

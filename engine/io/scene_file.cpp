@@ -240,6 +240,14 @@ Quat readOrientation(Fields& f, const Vec3& zAxis) {
     return q;
 }
 
+/// An axis-aligned box {"min": [...], "max": [...]}, max > min on every axis.
+void readBox(Fields& f, Vec3& lo, Vec3& hi) {
+    lo = f.vec3("min", Vec3::Zero());
+    hi = f.vec3("max", Vec3::Zero());
+    if ((hi.array() < lo.array()).any())
+        throw LoadError(f.pathOf("max"), "every component must be >= min");
+}
+
 /// Stress control of a wall; `walls` is the whole walls array (names for areaWalls).
 ServoControl readServo(const Json& j, const std::string& path, const Wall& wall, const Json& walls) {
     Fields f(j, path);
@@ -249,6 +257,8 @@ ServoControl readServo(const Json& j, const std::string& path, const Wall& wall,
     s.stress = f.number("stress", 0.0, kNonNegative);
     s.gain = f.number("gain", s.gain, kPositive);
     s.maxSpeed = f.number("maxSpeed", s.maxSpeed, kPositive);
+    s.constantFrom = f.number("constantFrom", s.constantFrom, kNonNegative);
+    s.constantSpeed = f.number("constantSpeed", s.constantSpeed);
     if (const Json* names = f.raw("areaWalls")) {
         if (!names->is_array() || names->size() != 4)
             throw LoadError(f.pathOf("areaWalls"), "expected four wall names [a, b, c, d]");
@@ -279,6 +289,12 @@ void readWalls(const Json* j, const std::vector<Material>& materials, Scene& sce
             DrumSpec d;
             d.name = name;
             d.material = material;
+            d.capMaterial = f.has("capMaterial") ? [&] {
+                const std::string cap = f.string("capMaterial", "");
+                for (size_t m = 0; m < materials.size(); ++m)
+                    if (materials[m].name == cap) return static_cast<MaterialId>(m);
+                throw LoadError(f.pathOf("capMaterial"), "unknown material \"" + cap + "\"");
+            }() : material;
             d.center = f.vec3("center", d.center);
             d.axis = f.direction("axis", d.axis);
             d.diameter = f.number("diameter", d.diameter, kPositive);
@@ -438,56 +454,60 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
             if (!region) throw LoadError(f.pathOf("region"), "missing (a box or a cylinder)");
             Fields rf(*region, f.pathOf("region"));
             const std::string shape = rf.string("shape", "box");
-            Vec3 lo, hi, centre = Vec3::Zero();
-            double cylRadius = 0.0;
+            // Candidate lattice points over the region's bounding box; a point is kept if a
+            // grain of the largest radius fits inside (half a spacing from every boundary).
+            Vec3 lo, hi, base = Vec3::Zero(), axis = Vec3::UnitZ();
+            double cylRadius = 0.0, height = 0.0;
             if (shape == "box") {
-                lo = rf.vec3("min", Vec3::Zero());
-                hi = rf.vec3("max", Vec3::Zero());
-                if ((hi - lo).minCoeff() < spacing)
-                    throw LoadError(rf.path(), "box smaller than one lattice spacing");
+                readBox(rf, lo, hi);
             } else if (shape == "cylinder") {
-                centre = rf.vec3("center", Vec3::Zero());
+                base = rf.vec3("center", Vec3::Zero());
+                axis = rf.direction("axis", Vec3::UnitZ());
                 cylRadius = rf.number("radius", 0.0, kPositive);
-                const double height = rf.number("height", 0.0, kPositive);
-                lo = centre - Vec3(cylRadius, cylRadius, 0.0);
-                hi = centre + Vec3(cylRadius, cylRadius, height);
-                if (cylRadius < spacing) throw LoadError(rf.pathOf("radius"), "smaller than one lattice spacing");
+                height = rf.number("height", 0.0, kPositive);
+                const Vec3 radial = (Vec3::Ones() - axis.cwiseAbs2()).cwiseMax(0.0).cwiseSqrt();
+                lo = base.cwiseMin(base + height * axis) - cylRadius * radial;
+                hi = base.cwiseMax(base + height * axis) + cylRadius * radial;
             } else {
                 throw LoadError(rf.pathOf("shape"), "expected box | cylinder (got \"" + shape + "\")");
             }
             rf.finish();
+            auto inside = [&](const Vec3& p) {
+                const double m = 0.5 * spacing;
+                if (shape == "box") return ((p - lo).array() >= m - 1e-12).all() && ((hi - p).array() >= m - 1e-12).all();
+                const double along = (p - base).dot(axis);
+                return along >= m && along <= height - m && (p - base - along * axis).norm() <= cylRadius - m;
+            };
             const Eigen::Vector3i n = ((hi - lo) / spacing).array().floor().cast<int>().max(1);
-            int placed = 0;
-            for (int z = 0; z < n.z() && (count == 0 || placed < count); ++z)
-                for (int y = 0; y < n.y() && (count == 0 || placed < count); ++y)
-                    for (int x = 0; x < n.x() && (count == 0 || placed < count); ++x) {
-                        ParticleSpec p = proto;
-                        p.radius = radii.sample(random);
-                        p.position = lo + spacing * Vec3(x + 0.5, y + 0.5, z + 0.5);
-                        if (shape == "cylinder" &&
-                            std::hypot(p.position.x() - centre.x(), p.position.y() - centre.y()) >
-                                cylRadius - 0.5 * spacing)
-                            continue;
-                        for (int k = 0; k < 3; ++k) p.position[k] += random.uniform(-jitter, jitter);
-                        scene.particles.push_back(p);
-                        ++placed;
+            // Centre the lattice in the bounding box: a narrow cylinder keeps its symmetric
+            // points (a 3 d silo holds 4 per layer, not 1).
+            const Vec3 offset = 0.5 * ((hi - lo) - spacing * n.cast<double>());
+            std::vector<Vec3> points;
+            for (int z = 0; z < n.z(); ++z)
+                for (int y = 0; y < n.y(); ++y)
+                    for (int x = 0; x < n.x(); ++x) {
+                        const Vec3 p = lo + offset + spacing * Vec3(x + 0.5, y + 0.5, z + 0.5);
+                        if (inside(p)) points.push_back(p);
                     }
-            if (count > 0 && placed < count)
-                throw LoadError(f.pathOf("count"), "the region holds only " + std::to_string(placed) +
+            // Fill from the bottom up so that `count` grains form a bed, whatever the shape.
+            std::stable_sort(points.begin(), points.end(),
+                             [](const Vec3& a, const Vec3& b) { return a.z() < b.z(); });
+            if (count > 0 && static_cast<size_t>(count) > points.size())
+                throw LoadError(f.pathOf("count"), "the region holds only " + std::to_string(points.size()) +
                                                        " particles (got " + std::to_string(count) + ")");
+            const size_t take = count > 0 ? static_cast<size_t>(count) : points.size();
+            for (size_t k = 0; k < take; ++k) {
+                ParticleSpec p = proto;
+                p.radius = radii.sample(random);
+                p.position = points[k];
+                for (int c = 0; c < 3; ++c) p.position[c] += random.uniform(-jitter, jitter);
+                scene.particles.push_back(p);
+            }
         } else {
             throw LoadError(f.pathOf("type"), "expected list | column | lattice (got \"" + type + "\")");
         }
         f.finish();
     }
-}
-
-/// An axis-aligned box {"min": [...], "max": [...]}, max > min on every axis.
-void readBox(Fields& f, Vec3& lo, Vec3& hi) {
-    lo = f.vec3("min", Vec3::Zero());
-    hi = f.vec3("max", Vec3::Zero());
-    if ((hi.array() < lo.array()).any())
-        throw LoadError(f.pathOf("max"), "every component must be >= min");
 }
 
 void readEmitters(const Json* j, const std::vector<Material>& materials, Scene& scene) {

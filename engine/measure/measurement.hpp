@@ -32,6 +32,8 @@ class Measurement {
 public:
     virtual ~Measurement() = default;
     virtual std::string name() const = 0;
+    /// Called before each step (e.g. to ask the world for a solver probe).
+    virtual void prepare(World&) {}
     /// Called after the step's integration; the world holds x_{i+1}, v_{i+1} and the step's
     /// contacts with their impulses.
     virtual void sample(const World& world, const StepStats& stats) = 0;

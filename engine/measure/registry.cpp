@@ -10,6 +10,8 @@ extern const MeasurementFactory kTrackMeasurement;
 extern const MeasurementFactory kRestitutionMeasurement;
 extern const MeasurementFactory kWallForceMeasurement;
 extern const MeasurementFactory kColumnHeightMeasurement;
+extern const MeasurementFactory kSolverConvergenceMeasurement;
+extern const MeasurementFactory kCellStressMeasurement;
 
 const std::vector<const MeasurementFactory*>& measurementFactories() {
     static const std::vector<const MeasurementFactory*> all = {
@@ -17,6 +19,8 @@ const std::vector<const MeasurementFactory*>& measurementFactories() {
         &kRestitutionMeasurement,
         &kWallForceMeasurement,
         &kColumnHeightMeasurement,
+        &kSolverConvergenceMeasurement,
+        &kCellStressMeasurement,
     };
     return all;
 }

@@ -1,0 +1,52 @@
+#include "plots.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+namespace ndem::cli {
+
+namespace {
+std::string quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+}  // namespace
+
+bool gnuplotAvailable() { return std::system("gnuplot --version > /dev/null 2>&1") == 0; }
+
+std::string drawPlots(const std::vector<Plot>& plots, const std::string& scriptPath) {
+    std::ofstream gp(scriptPath);
+    if (!gp) return "cannot write " + scriptPath;
+    gp << "set terminal pngcairo size 900,600 enhanced font 'DejaVu Sans,11'\n"
+          "set datafile separator ','\nset key top left\nset grid\n"
+          "set datafile missing 'nan'\n";
+    for (const Plot& p : plots) {
+        gp << "set output " << quoted(p.png) << "\n"
+           << "set title " << quoted(p.title) << "\n"
+           << "set xlabel " << quoted(p.xLabel) << "\nset ylabel " << quoted(p.yLabel) << "\n"
+           << (p.logX ? "set logscale x\n" : "unset logscale x\n")
+           << (p.logY ? "set logscale y\n" : "unset logscale y\n");
+        for (const std::string& e : p.extra) gp << e << "\n";
+        gp << "plot ";
+        for (size_t i = 0; i < p.lines.size(); ++i) {
+            const PlotLine& l = p.lines[i];
+            gp << (i ? ", \\\n     " : "");
+            if (!l.function.empty())
+                gp << l.function << " with lines dashtype 2 title " << quoted(l.title);
+            else
+                gp << quoted(l.csv) << " using " << l.xColumn << ":" << l.yColumn
+                   << " every ::1 with " << l.style << " title " << quoted(l.title);
+        }
+        gp << "\n";
+    }
+    gp.close();
+    const std::string cmd = "gnuplot " + quoted(scriptPath) + " > " + scriptPath + ".log 2>&1";
+    if (std::system(cmd.c_str()) != 0) return "gnuplot failed, see " + scriptPath + ".log";
+    return "";
+}
+
+}  // namespace ndem::cli

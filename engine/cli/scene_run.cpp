@@ -1,0 +1,55 @@
+#include "scene_run.hpp"
+
+#include "measure/measurements.hpp"
+
+#include <chrono>
+#include <cmath>
+
+namespace ndem::cli {
+
+Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Override>& overrides) {
+    auto scene = loadSceneFile(path, overrides);
+    if (!scene) return scene.error();
+    auto world = World::create(*scene);
+    if (!world) return Error{path + ": " + world.error().message};
+    SceneRun run;
+    run.scene = std::move(scene.value());
+    run.world = std::move(world.value());
+    for (const MeasurementRequest& r : run.scene.measurements) {
+        auto m = makeMeasurement(r, run.world);
+        if (!m) return Error{path + ": " + m.error().message};
+        run.world.subscribe(std::move(m.value()));
+    }
+    return run;
+}
+
+long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<double> time) {
+    if (steps) return *steps;
+    const double t = time ? *time : run.scene.duration;
+    return static_cast<long>(std::ceil(t / run.world.settings().timeStep - 1e-9));
+}
+
+void executeSceneRun(SceneRun& run, long steps,
+                     const std::function<bool(const StepStats&, long)>& afterStep) {
+    // Keep reports small for long runs: at most ~2000 sampled steps.
+    run.recorder = RunRecorder(std::max(1L, steps / 2000));
+    const auto start = std::chrono::steady_clock::now();
+    for (long k = 0; k < steps; ++k) {
+        const StepStats st = run.world.step();
+        run.recorder.record(st);
+        if (afterStep && !afterStep(st, k)) {
+            run.stopped = true;
+            break;
+        }
+    }
+    run.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<MeasurementResult> measurementResults(const World& world) {
+    std::vector<MeasurementResult> out;
+    for (const auto& m : world.measurements()) out.push_back(m->result());
+    return out;
+}
+
+}  // namespace ndem::cli

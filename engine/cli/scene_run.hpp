@@ -1,0 +1,39 @@
+// Loading a scene into a world with its measurements, and stepping it: shared by `ndem run`,
+// `ndem sweep` and `ndem validate`.
+#pragma once
+
+#include "core/error.hpp"
+#include "core/world.hpp"
+#include "io/run_report.hpp"
+#include "io/scene_file.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ndem::cli {
+
+struct SceneRun {
+    Scene scene;
+    World world;
+    RunRecorder recorder{1};
+    double wallSeconds = 0.0;
+    bool stopped = false;  ///< afterStep asked to stop early
+};
+
+/// Loads the scene with the overrides, builds the world and subscribes the scene's
+/// measurements. Errors are bad input (one line naming file, key and value).
+Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Override>& overrides);
+
+/// Steps to run: --steps, else --time (or the scene's duration) divided by h, rounded up.
+long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<double> time);
+
+/// Runs `steps` steps, recording StepStats; `afterStep(stats, k)` may return false to stop.
+void executeSceneRun(SceneRun& run, long steps,
+                     const std::function<bool(const StepStats&, long)>& afterStep = {});
+
+/// The measurements' results after the run.
+std::vector<MeasurementResult> measurementResults(const World& world);
+
+}  // namespace ndem::cli

@@ -1,0 +1,310 @@
+// `ndem sweep`: every combination of the swept settings, run in parallel, one CSV per
+// measurement and PNG plots of every summary figure against the first swept key.
+#include "commands.hpp"
+#include "plots.hpp"
+#include "scene_run.hpp"
+
+#include "io/csv_writer.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace ndem::cli {
+
+namespace {
+
+struct SweepKey {
+    std::string key;
+    std::vector<std::string> values;
+};
+
+struct SweepOptions {
+    std::string scenePath, outDir;
+    std::vector<SweepKey> keys;
+    std::optional<long> steps;
+    std::optional<double> time;
+    int jobs = 0;
+    bool quiet = false;
+};
+
+/// Splits "a,b,[1,2,3]" at the commas that are not inside brackets or braces.
+std::vector<std::string> splitTopLevel(const std::string& s) {
+    std::vector<std::string> out(1);
+    int depth = 0;
+    for (char c : s) {
+        if (c == '[' || c == '{') ++depth;
+        if (c == ']' || c == '}') --depth;
+        if (c == ',' && depth == 0)
+            out.emplace_back();
+        else
+            out.back() += c;
+    }
+    return out;
+}
+
+std::optional<std::string> parse(const std::vector<std::string>& args, SweepOptions& o) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const bool hasValue = i + 1 < args.size();
+        if (a == "--set" && hasValue) {
+            auto o1 = parseOverride(args[++i]);
+            if (!o1) return o1.error().message;
+            SweepKey k{o1->key, splitTopLevel(o1->value)};
+            for (const std::string& v : k.values)
+                if (v.empty()) return "--set " + args[i] + ": empty value in the list";
+            o.keys.push_back(k);
+        } else if (a == "--out" && hasValue) {
+            o.outDir = args[++i];
+        } else if (a == "--jobs" && hasValue) {
+            const std::string v = args[++i];
+            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1)
+                return "--jobs " + v + ": expected a whole number > 0";
+            o.jobs = std::stoi(v);
+        } else if (a == "--steps" && hasValue) {
+            const std::string v = args[++i];
+            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || std::stol(v) < 1)
+                return "--steps " + v + ": expected a whole number > 0";
+            o.steps = std::stol(v);
+        } else if (a == "--time" && hasValue) {
+            const std::string v = args[++i];
+            char* end = nullptr;
+            const double t = std::strtod(v.c_str(), &end);
+            if (end == v.c_str() || *end || !(t > 0)) return "--time " + v + ": expected seconds > 0";
+            o.time = t;
+        } else if (a == "--quiet" || a == "-q") {
+            o.quiet = true;
+        } else if (!a.empty() && a[0] == '-') {
+            return "sweep: unknown option '" + a + "' (or missing value)";
+        } else if (o.scenePath.empty()) {
+            o.scenePath = a;
+        } else {
+            return "sweep: more than one scene given";
+        }
+    }
+    if (o.scenePath.empty()) return "sweep needs a scene file";
+    if (o.keys.empty()) return "sweep needs at least one --set key=v1,v2,...";
+    if (o.steps && o.time) return "give --steps or --time, not both";
+    if (o.outDir.empty())
+        o.outDir = "sweep-" + std::filesystem::path(o.scenePath).stem().string();
+    return std::nullopt;
+}
+
+/// Combination i as overrides: the first key varies slowest.
+std::vector<Override> combination(const SweepOptions& o, size_t i) {
+    std::vector<Override> out(o.keys.size());
+    for (size_t k = o.keys.size(); k-- > 0;) {
+        const auto& values = o.keys[k].values;
+        out[k] = {o.keys[k].key, values[i % values.size()]};
+        i /= values.size();
+    }
+    return out;
+}
+
+struct RunRow {
+    std::vector<Override> overrides;
+    std::map<std::string, double> figures;  ///< summary and measurement scalars
+    std::vector<MeasurementResult> results;
+    RunRecorder recorder{1};
+    std::string error;
+};
+
+double numberOrIndex(const std::string& text, size_t index) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    return (end != text.c_str() && *end == 0) ? v : static_cast<double>(index);
+}
+
+std::string safeName(std::string s) {
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+    return s;
+}
+
+}  // namespace
+
+int sweepCommand(const std::vector<std::string>& args) {
+    SweepOptions o;
+    if (auto e = parse(args, o)) return badInput(*e);
+    size_t total = 1;
+    for (const SweepKey& k : o.keys) total *= k.values.size();
+    // Every combination must load before anything runs: bad input costs no time.
+    for (size_t i = 0; i < total; ++i) {
+        auto check = loadSceneFile(o.scenePath, combination(o, i));
+        if (!check) return badInput(check.error().message);
+    }
+    const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<RunRow> rows(total);
+    std::atomic<size_t> next{0};
+    std::mutex printing;
+    size_t finished = 0;
+    auto worker = [&] {
+        for (size_t i = next++; i < total; i = next++) {
+            RunRow& row = rows[i];
+            row.overrides = combination(o, i);
+            auto loaded = loadSceneRun(o.scenePath, row.overrides);
+            if (!loaded) {
+                row.error = loaded.error().message;
+                continue;
+            }
+            SceneRun& run = loaded.value();
+            executeSceneRun(run, stepsFor(run, o.steps, o.time));
+            const RunRecorder& rec = run.recorder;
+            row.recorder = rec;
+            row.figures["wallSeconds"] = run.wallSeconds;
+            row.figures["simulatedTime"] = run.world.time();
+            row.figures["contactsFinal"] = rec.contacts.last;
+            row.figures["iterationsMean"] = rec.iterations.mean();
+            row.figures["residualFinal"] = rec.residual.last;
+            row.figures["kineticEnergyFinal"] = rec.kineticEnergy.last;
+            row.figures["meanOverlapFinal"] = rec.meanOverlap.last;
+            row.figures["maxOverlapFinal"] = rec.maxOverlap.last;
+            row.results = measurementResults(run.world);
+            std::map<std::string, int> seen;
+            for (const MeasurementResult& r : row.results) {
+                const int n = seen[r.name]++;
+                const std::string prefix = measurementFileBase(r.name, n) + ".";
+                for (const auto& [k, v] : r.scalars) row.figures[prefix + k] = v;
+            }
+            std::lock_guard lock(printing);
+            ++finished;
+            if (!o.quiet) {
+                std::string label;
+                for (const Override& ov : row.overrides) label += " " + ov.key + "=" + ov.value;
+                std::fprintf(stderr, "sweep [%zu/%zu]%s: %.1f s\n", finished, total, label.c_str(),
+                             run.wallSeconds);
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < std::min<int>(jobs, static_cast<int>(total)); ++t) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+    for (const RunRow& r : rows)
+        if (!r.error.empty()) {
+            std::fprintf(stderr, "ndem: error: %s\n", r.error.c_str());
+            return 1;
+        }
+
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(fs::path(o.outDir) / "plots", ec);
+    if (ec) {
+        std::fprintf(stderr, "ndem: error: %s: %s\n", o.outDir.c_str(), ec.message().c_str());
+        return 1;
+    }
+
+    // summary.csv: one row per run, swept keys as numbers (index for words), then figures.
+    std::vector<std::string> figureNames;
+    for (const auto& [k, v] : rows[0].figures) figureNames.push_back(k);
+    Table summary;
+    for (size_t i = 0; i < total; ++i) {
+        summary["run"].push_back(static_cast<double>(i));
+        for (size_t k = 0; k < o.keys.size(); ++k) {
+            const auto& values = o.keys[k].values;
+            const auto at = std::find(values.begin(), values.end(), rows[i].overrides[k].value);
+            summary[o.keys[k].key].push_back(numberOrIndex(rows[i].overrides[k].value, at - values.begin()));
+        }
+        for (const std::string& f : figureNames)
+            summary[f].push_back(rows[i].figures.count(f) ? rows[i].figures.at(f) : NAN);
+    }
+    const std::string summaryPath = o.outDir + "/summary.csv";
+    if (auto e = writeCsv(summaryPath, summary)) {
+        std::fprintf(stderr, "ndem: error: %s\n", e->message.c_str());
+        return 1;
+    }
+
+    // Per measurement (and table): all runs stacked, keyed by run and the swept values.
+    auto stacked = [&](auto select) {
+        std::map<std::string, Table> files;
+        for (size_t i = 0; i < total; ++i) {
+            std::map<std::string, int> seen;
+            for (const MeasurementResult& r : rows[i].results) {
+                const int n = seen[r.name]++;
+                const std::string base = measurementFileBase(r.name, n);
+                for (const auto& [suffix, table] : select(r)) {
+                    Table& out = files[base + suffix];
+                    size_t len = 0;
+                    for (const auto& [c, col] : table) len = std::max(len, col.size());
+                    for (size_t j = 0; j < len; ++j) {
+                        out["run"].push_back(static_cast<double>(i));
+                        for (size_t k = 0; k < o.keys.size(); ++k)
+                            out[o.keys[k].key].push_back(summary[o.keys[k].key][i]);
+                        for (const auto& [c, col] : table) out[c].push_back(j < col.size() ? col[j] : NAN);
+                    }
+                }
+            }
+        }
+        return files;
+    };
+    auto tables = stacked([](const MeasurementResult& r) {
+        std::vector<std::pair<std::string, Table>> all;
+        if (!r.series.empty()) all.push_back({"", r.series});
+        for (const auto& [name, t] : r.tables) all.push_back({"_" + name, t});
+        return all;
+    });
+    for (const auto& [name, table] : tables)
+        if (auto e = writeCsv(o.outDir + "/" + name + ".csv", table)) {
+            std::fprintf(stderr, "ndem: error: %s\n", e->message.c_str());
+            return 1;
+        }
+
+    // Plots: every figure against the first swept key, one line per combination of the
+    // other keys. Each line reads its own small CSV (runs i = a·inner + j for a fixed j).
+    std::string plotNote = "plots skipped: gnuplot not found";
+    if (gnuplotAvailable()) {
+        const size_t inner = total / o.keys[0].values.size();
+        std::vector<std::string> lineFiles, lineTitles;
+        for (size_t j = 0; j < inner; ++j) {
+            Table t;
+            for (size_t a = 0; a < o.keys[0].values.size(); ++a) {
+                const size_t i = a * inner + j;
+                // Column names that sort in plotting order: x first, then the figures.
+                t["0_x"].push_back(summary[o.keys[0].key][i]);
+                for (size_t f = 0; f < figureNames.size(); ++f) {
+                    std::string column = "f";
+                    column.append(std::to_string(1000 + f));
+                    t[column].push_back(summary[figureNames[f]][i]);
+                }
+            }
+            std::string file = o.outDir;
+            file.append("/plots/line").append(std::to_string(j)).append(".csv");
+            lineFiles.push_back(file);
+            if (auto e = writeCsv(lineFiles.back(), t)) {
+                std::fprintf(stderr, "ndem: error: %s\n", e->message.c_str());
+                return 1;
+            }
+            std::string label;
+            const std::vector<Override> c = combination(o, j);
+            for (size_t k = 1; k < o.keys.size(); ++k)
+                label += (label.empty() ? "" : ", ") + c[k].key + "=" + c[k].value;
+            lineTitles.push_back(label);
+        }
+        std::vector<Plot> plots;
+        for (size_t f = 0; f < figureNames.size(); ++f) {
+            Plot p;
+            p.png = o.outDir + "/plots/" + safeName(figureNames[f]) + ".png";
+            p.title = figureNames[f] + " — " + fs::path(o.scenePath).filename().string();
+            p.xLabel = o.keys[0].key;
+            p.yLabel = figureNames[f];
+            for (size_t j = 0; j < inner; ++j) {
+                PlotLine line;
+                line.csv = lineFiles[j];
+                line.yColumn = static_cast<int>(2 + f);
+                line.title = lineTitles[j].empty() ? figureNames[f] : lineTitles[j];
+                p.lines.push_back(line);
+            }
+            plots.push_back(p);
+        }
+        const std::string err = drawPlots(plots, o.outDir + "/plots/plots.gp");
+        plotNote = err.empty() ? "plots in " + o.outDir + "/plots/" : "plots skipped: " + err;
+    }
+    std::printf("sweep: %zu runs of %s → %s (summary.csv, %zu measurement files); %s\n", total,
+                o.scenePath.c_str(), o.outDir.c_str(), tables.size(), plotNote.c_str());
+    return 0;
+}
+
+}  // namespace ndem::cli

@@ -1,0 +1,112 @@
+// Stresses and strains of a box cell made of six walls (triaxial test, warm-start seed
+// Sec. 4.4): σ_i = mean push of the two walls facing along i / the cell's cross-section.
+#include "core/world.hpp"
+#include "measure/measurements.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace ndem {
+
+namespace {
+
+class CellStress final : public Measurement {
+public:
+    CellStress(std::array<int, 6> walls, double from, int every)
+        : m_walls(walls), m_from(from), m_every(every) {}
+    std::string name() const override { return "cellStress"; }
+
+    void sample(const World& world, const StepStats& stats) override {
+        if (stats.time < m_from || stats.step % m_every != 0) return;
+        const auto& w = world.walls();
+        Vec3 size, push;
+        for (int axis = 0; axis < 3; ++axis) {
+            const Wall& lo = w[m_walls[2 * axis]];
+            const Wall& hi = w[m_walls[2 * axis + 1]];
+            size[axis] = std::abs(hi.position[axis] - lo.position[axis]);
+            // Each wall is pushed outwards (against its normal) by the grains.
+            const Vec3 nLo = lo.orientation * Vec3::UnitZ(), nHi = hi.orientation * Vec3::UnitZ();
+            push[axis] = 0.5 * (-lo.force.dot(nLo) - hi.force.dot(nHi));
+        }
+        if (!m_started) {
+            m_size0 = size;
+            m_started = true;
+        }
+        const Vec3 stress(push.x() / (size.y() * size.z()), push.y() / (size.x() * size.z()),
+                          push.z() / (size.x() * size.y()));
+        const double axial = (m_size0.z() - size.z()) / m_size0.z();
+        const double volumetric = 1.0 - size.prod() / m_size0.prod();
+        const double deviator = stress.z() - 0.5 * (stress.x() + stress.y());
+        m_r.series["t"].push_back(stats.time);
+        m_r.series["sigmaX"].push_back(stress.x());
+        m_r.series["sigmaY"].push_back(stress.y());
+        m_r.series["sigmaZ"].push_back(stress.z());
+        m_r.series["deviator"].push_back(deviator);
+        m_r.series["axialStrain"].push_back(axial);
+        m_r.series["volumetricStrain"].push_back(volumetric);
+        if (axial >= 0.10 && axial <= 0.25) {
+            m_criticalSum += deviator;
+            ++m_criticalCount;
+        }
+    }
+    MeasurementResult result() const override {
+        MeasurementResult r = m_r;
+        r.name = "cellStress";
+        if (m_criticalCount > 0) r.scalars["criticalDeviator"] = m_criticalSum / m_criticalCount;
+        if (!r.series.empty() && !r.series.at("t").empty()) {
+            r.scalars["finalAxialStrain"] = r.series.at("axialStrain").back();
+            r.scalars["finalDeviator"] = r.series.at("deviator").back();
+            r.scalars["finalLateralStress"] =
+                0.5 * (r.series.at("sigmaX").back() + r.series.at("sigmaY").back());
+        }
+        char line[200];
+        if (m_criticalCount > 0)
+            std::snprintf(line, sizeof line,
+                          "critical deviator stress %.4g Pa (mean over 10-25 %% axial strain)",
+                          r.scalars["criticalDeviator"]);
+        else
+            std::snprintf(line, sizeof line, "axial strain stayed below 10 %% (%.3g at the end)",
+                          r.scalars.count("finalAxialStrain") ? r.scalars["finalAxialStrain"] : 0.0);
+        r.headline = line;
+        return r;
+    }
+
+private:
+    std::array<int, 6> m_walls;
+    double m_from;
+    int m_every;
+    bool m_started = false;
+    Vec3 m_size0 = Vec3::Ones();
+    double m_criticalSum = 0.0;
+    long m_criticalCount = 0;
+    MeasurementResult m_r;
+};
+
+}  // namespace
+
+extern const MeasurementFactory kCellStressMeasurement{
+    "cellStress",
+    "stresses sigmaX, sigmaY, sigmaZ (Pa, compression positive), deviator, axial and volumetric "
+    "strain over time; the critical deviator averaged over 10-25 % axial strain",
+    {{"walls", MeasurementParameter::Word, "six wall names: xmin xmax ymin ymax zmin zmax"},
+     {"from", MeasurementParameter::Number, "start of the measurement, strain reference (s)"},
+     {"every", MeasurementParameter::Whole, "sample every N steps (default 1)"}},
+    [](const MeasurementRequest& r, const World& world) -> Expected<std::unique_ptr<Measurement>> {
+        std::istringstream names(r.word("walls", ""));
+        std::array<int, 6> walls{};
+        for (int k = 0; k < 6; ++k) {
+            std::string name;
+            if (!(names >> name))
+                return Error{"measurement 'cellStress': walls needs six names (xmin xmax ymin ymax zmin zmax)"};
+            walls[k] = -1;
+            for (size_t w = 0; w < world.walls().size(); ++w)
+                if (world.walls()[w].name == name) walls[k] = static_cast<int>(w);
+            if (walls[k] < 0) return Error{"measurement 'cellStress': no wall named '" + name + "'"};
+        }
+        return std::unique_ptr<Measurement>(new CellStress(
+            walls, r.number("from", 0.0), std::max(1, static_cast<int>(r.number("every", 1.0)))));
+    }};
+
+}  // namespace ndem
