@@ -11,6 +11,7 @@ namespace ndem::cli {
 int runCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
 int sweepCommand(const std::vector<std::string>& args);
+int validateCommand(const std::vector<std::string>& args);
 int keysCommand(const std::vector<std::string>& args);
 
 /// Prints "ndem: error: <message>" on stderr and returns 2.

@@ -20,6 +20,9 @@ commands:
   sweep SCENE --set key=v1,v2,... [--set ...] [--steps N | --time T] [--out DIR] [--jobs N]
         Run every combination of the listed values (in parallel), write summary.csv, one CSV
         per measurement with all runs, and PNG plots of every figure against the first key.
+  validate [--quick] [--case ID] [--out DIR] [--jobs N]
+        Reproduce the seed papers' test systems and write a Markdown report with tables and
+        plots (docs/validation/; --quick: small systems, trend checks, ~10 min).
   bench [--quick] [--particles N]
         Benchmarks on a settled bed of spheres; JSON on stdout (docs/PERFORMANCE.md).
   keys  List every setting key with its unit, range and default.
@@ -41,6 +44,7 @@ int main(int argc, char** argv) {
     if (command == "run") return ndem::cli::runCommand(args);
     if (command == "bench") return ndem::cli::benchCommand(args);
     if (command == "sweep") return ndem::cli::sweepCommand(args);
+    if (command == "validate") return ndem::cli::validateCommand(args);
     if (command == "keys") return ndem::cli::keysCommand(args);
     if (command == "version" || command == "--version") {
         std::printf("ndem %s (%s build)\n", NDEM_VERSION, NDEM_BUILD_TYPE);

@@ -12,7 +12,7 @@ struct PlotLine {
     int yColumn = 2;
     std::string title;   ///< legend entry
     std::string style = "linespoints";  ///< gnuplot style: lines, points, linespoints
-    std::string function;  ///< if set, a gnuplot expression of x drawn instead of the CSV
+    std::string function = "";  ///< if set, a gnuplot expression of x drawn instead of the CSV
 };
 
 struct Plot {

@@ -66,8 +66,11 @@ std::string applyOverride(Json& root, const Override& o) {
             size_t index = node->size();
             const bool numeric = !part.empty() && std::all_of(part.begin(), part.end(), ::isdigit);
             if (numeric) index = std::stoul(part);
+            // By "name"; measurements have none, so their "type" addresses them too.
             for (size_t k = 0; !numeric && k < node->size(); ++k)
                 if ((*node)[k].is_object() && (*node)[k].value("name", "") == part) index = k;
+            for (size_t k = 0; !numeric && index == node->size() && k < node->size(); ++k)
+                if ((*node)[k].is_object() && (*node)[k].value("type", "") == part) index = k;
             if (index >= node->size())
                 throw LoadError(io::joinPath(canonical, part), "no such element");
             step = std::to_string(index);

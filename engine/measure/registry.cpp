@@ -12,6 +12,15 @@ extern const MeasurementFactory kWallForceMeasurement;
 extern const MeasurementFactory kColumnHeightMeasurement;
 extern const MeasurementFactory kSolverConvergenceMeasurement;
 extern const MeasurementFactory kCellStressMeasurement;
+extern const MeasurementFactory kContactErrorsMeasurement;
+extern const MeasurementFactory kForceNetworkMeasurement;
+extern const MeasurementFactory kIterationEstimateMeasurement;
+extern const MeasurementFactory kDrumMeasurement;
+extern const MeasurementFactory kAngleOfReposeMeasurement;
+extern const MeasurementFactory kSlopeAngleMeasurement;
+extern const MeasurementFactory kWallPressureMeasurement;
+extern const MeasurementFactory kAxisPressureMeasurement;
+extern const MeasurementFactory kFieldsMeasurement;
 
 const std::vector<const MeasurementFactory*>& measurementFactories() {
     static const std::vector<const MeasurementFactory*> all = {
@@ -21,6 +30,15 @@ const std::vector<const MeasurementFactory*>& measurementFactories() {
         &kColumnHeightMeasurement,
         &kSolverConvergenceMeasurement,
         &kCellStressMeasurement,
+        &kContactErrorsMeasurement,
+        &kForceNetworkMeasurement,
+        &kIterationEstimateMeasurement,
+        &kDrumMeasurement,
+        &kAngleOfReposeMeasurement,
+        &kSlopeAngleMeasurement,
+        &kWallPressureMeasurement,
+        &kAxisPressureMeasurement,
+        &kFieldsMeasurement,
     };
     return all;
 }

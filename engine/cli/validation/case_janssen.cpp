@@ -1,0 +1,116 @@
+// servin-2014 Sec. 5.1, Fig. 3–4: in a 9 d silo with 7.5 k grains and N_it = 500 the wall
+// pressure saturates with depth (Janssen); with N_it = 10 the column is compressed and the
+// pressure follows the hydrostatic line.
+#include "validation.hpp"
+
+#include <cmath>
+
+namespace ndem::cli::validation {
+
+namespace {
+
+CaseReport run(const Context& ctx) {
+    CaseReport report;
+    report.id = "janssen";
+    report.title = "Silo: wall pressure saturates with depth (Janssen)";
+    report.source = "servin-2014 Sec. 4.2.1, 5.1, Fig. 3–4 (p0 = 990 Pa on the axis at the "
+                    "bottom, N_it = 500)";
+    const int high = ctx.quick() ? 100 : 500;
+    std::string scene = "assets/scenes/silo-9d.json";
+    std::vector<Override> base;
+    if (ctx.quick()) {
+        scene = "assets/scenes/silo-6d.json";
+        base = {{"particles.0.count", "700"}, {"gravityRamp.time", "3"}, {"duration", "5"},
+                {"measurements.wallPressure.from", "4"}, {"measurements.axisPressure.from", "4"},
+                {"measurements.contactErrors.from", "4"}};
+        report.method = "Quick: the 6 d silo with 700 grains, 3 s gravity ramp, averaged over the "
+                        "last second; N_it = 100 and 10.";
+    } else {
+        report.method = "`assets/scenes/silo-9d.json`: Φ = 9 d, 7500 grains (d = 1 cm, E = 5 MPa, "
+                        "μ = 0.7, e = 0), h = 10 ms, gravity ramped over 60 s as in the paper, "
+                        "then 5 s at full gravity; pressures averaged over the last 2 s. Wall "
+                        "pressure in strips of 5 d; hydrostatic ρ_b g (H − z) with the bulk "
+                        "density of the fill; Janssen curve p_sat (1 − exp(−(H − z)/λ)) fitted.";
+    }
+    std::vector<RunSpec> specs;
+    for (int it : {high, 10}) {
+        RunSpec s{scene, base, std::nullopt};
+        s.overrides.push_back({"solver.iterations", std::to_string(it)});
+        specs.push_back(s);
+    }
+    const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
+    auto wp = [&](size_t i, const char* k) { return runs[i].scalar("wallPressure", k); };
+    const std::string hi = "N_it = " + std::to_string(high);
+
+    const double ratioHigh = wp(0, "bottomRatio"), ratioLow = wp(1, "bottomRatio");
+    report.checks.push_back({"bottom-strip wall pressure / hydrostatic, " + hi,
+                             "well below 1: saturates (Fig. 3–4)", num(ratioHigh, 3),
+                             ratioHigh < 0.8 ? "reproduced" : "differs", ratioHigh < 0.8});
+    const double residual = wp(0, "fitRelativeResidual");
+    report.checks.push_back({"Janssen fit relative rms residual, " + hi, "small", num(residual, 2),
+                             residual < 0.15 ? "reproduced" : "differs", residual < 0.15});
+    report.checks.push_back({"Janssen fit, " + hi, "p_sat (1 − exp(−(H − z)/λ))",
+                             "p_sat = " + num(wp(0, "pSat"), 3) + " Pa, λ = " + num(wp(0, "lambda"), 3) +
+                                 " m, K = " + num(wp(0, "janssenK"), 2),
+                             "reported", true});
+    report.checks.push_back({"bottom-strip wall pressure / hydrostatic, N_it = 10",
+                             "follows hydrostatic (≈ 1)", num(ratioLow, 3),
+                             ratioLow > ratioHigh && ratioLow > 0.7 ? "reproduced" : "differs",
+                             ratioLow > ratioHigh && ratioLow > 0.7});
+    const double heightRatio = wp(1, "fillHeight") / wp(0, "fillHeight");
+    report.checks.push_back({"fill height N_it = 10 / " + hi, "compressed (< 40 % for 7.5 k grains)",
+                             num(100 * heightRatio, 3) + " %",
+                             heightRatio < 0.95 ? "compressed" : "differs", heightRatio < 0.95});
+    if (!ctx.quick()) {
+        const double p0 = runs[0].scalar("axisPressure", "pressureAtBottom");
+        report.checks.push_back({"axis pressure at the bottom p0, N_it = 500", "990 Pa (Fig. 4)",
+                                 num(p0, 3) + " Pa",
+                                 std::abs(p0 - 990.0) / 990.0 < 0.25 ? "reproduced (within 25 %)" : "differs (see notes)",
+                                 std::abs(p0 - 990.0) / 990.0 < 0.25});
+    }
+    const double overlapHigh = runs[0].scalar("contactErrors", "meanOverlapError");
+    const double overlapLow = runs[1].scalar("contactErrors", "meanOverlapError");
+    report.checks.push_back({"mean overlap ⟨ε_c⟩, " + hi + " / N_it = 10", "grows with fewer sweeps",
+                             num(overlapHigh, 2) + " / " + num(overlapLow, 2),
+                             overlapLow > overlapHigh ? "trend holds" : "differs", overlapLow > overlapHigh});
+
+    std::vector<Plot> plots;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const MeasurementResult* m = runs[i].measurement("wallPressure");
+        if (!m || !m->tables.count("profile")) continue;
+        const Table& t = m->tables.at("profile");
+        const std::string csv = ctx.csv(report.id, i == 0 ? "wall_pressure_high" : "wall_pressure_10", t);
+        Plot p;
+        p.png = i == 0 ? "wall_pressure_high.png" : "wall_pressure_10.png";
+        p.title = "Wall pressure vs depth, " + std::string(i == 0 ? hi : "N_it = 10");
+        p.xLabel = "depth H − z (m)";
+        p.yLabel = "wall pressure (Pa)";
+        const int x = columnOf(t, "depth");
+        p.lines = {{csv, x, columnOf(t, "pressure"), "measured (strips of 5 d)", "points"},
+                   {csv, x, columnOf(t, "hydrostatic"), "hydrostatic ρ_b g (H − z)", "lines"},
+                   {csv, x, columnOf(t, "janssen"), "Janssen fit", "lines"}};
+        plots.push_back(p);
+    }
+    Plot axis;
+    axis.png = "axis_pressure.png";
+    axis.title = "Pressure along the centre axis (servin-2014 Fig. 4)";
+    axis.xLabel = "height z (m)";
+    axis.yLabel = "pressure (Pa)";
+    for (size_t i = 0; i < runs.size(); ++i)
+        if (const MeasurementResult* m = runs[i].measurement("axisPressure"))
+            if (m->tables.count("profile")) {
+                const Table& t = m->tables.at("profile");
+                const std::string csv = ctx.csv(report.id, i == 0 ? "axis_high" : "axis_10", t);
+                axis.lines.push_back({csv, columnOf(t, "z"), columnOf(t, "pressure"),
+                                      i == 0 ? hi : "N_it = 10"});
+            }
+    plots.push_back(axis);
+    ctx.plot(report.id, plots, report);
+    return report;
+}
+
+}  // namespace
+
+Case janssenCase() { return {"janssen", "Janssen silo", run}; }
+
+}  // namespace ndem::cli::validation

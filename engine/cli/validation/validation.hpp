@@ -1,0 +1,96 @@
+// `ndem validate`: the seeds' reproductions as cases that run scenes, compare numbers with the
+// papers and write docs/validation/ (Markdown, CSV, PNG).
+#pragma once
+
+#include "../plots.hpp"
+#include "../scene_run.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ndem::cli::validation {
+
+/// One compared number: what the paper says, what we get, and whether it holds.
+struct Check {
+    std::string quantity;
+    std::string paper;      ///< the paper's value or claim, as text
+    std::string ours;       ///< our value, as text
+    std::string verdict;    ///< "reproduced", "trend holds", "differs: ..." etc.
+    bool pass = true;       ///< counts against the exit status (quick mode asserts trends)
+};
+
+struct CaseReport {
+    std::string id, title, source;
+    std::string method;                 ///< what was run (scenes, sizes, settings)
+    std::vector<Check> checks;
+    std::vector<std::string> figures;   ///< PNG paths relative to the report directory
+    std::string notes;                  ///< findings, e.g. why a number does not reproduce
+    double wallSeconds = 0.0;
+};
+
+/// One simulation a case asks for.
+struct RunSpec {
+    std::string scene;                  ///< path relative to the source tree
+    std::vector<Override> overrides;
+    std::optional<double> time;         ///< simulated time; default: the scene's duration
+};
+
+struct RunOutcome {
+    RunSpec spec;
+    std::vector<MeasurementResult> results;
+    RunRecorder recorder{1};
+    double wallSeconds = 0.0;
+    double finalTime = 0.0;
+    std::string error;
+
+    /// The first result of a measurement type (and its n-th occurrence), or nullptr.
+    const MeasurementResult* measurement(const std::string& name, int occurrence = 0) const;
+    double scalar(const std::string& measurementName, const std::string& key,
+                  double fallback = std::nan("")) const;
+};
+
+class Context {
+public:
+    Context(bool quick, std::string sourceDir, std::string outDir, int jobs)
+        : m_quick(quick), m_source(std::move(sourceDir)), m_out(std::move(outDir)), m_jobs(jobs) {}
+    bool quick() const { return m_quick; }
+    const std::string& outDir() const { return m_out; }
+    /// Runs the specs in parallel (up to `jobs` at a time); progress lines on stderr.
+    std::vector<RunOutcome> run(const std::vector<RunSpec>& specs, const std::string& label) const;
+    /// Writes a table as <outDir>/<caseId>/<name>.csv; returns the path.
+    std::string csv(const std::string& caseId, const std::string& name, const Table& t) const;
+    /// Draws plots into <outDir>/<caseId>/ (paths in Plot are file names there).
+    void plot(const std::string& caseId, std::vector<Plot> plots, CaseReport& report) const;
+
+private:
+    bool m_quick;
+    std::string m_source, m_out;
+    int m_jobs;
+};
+
+/// A validation case.
+struct Case {
+    const char* id;
+    const char* title;
+    std::function<CaseReport(const Context&)> run;
+};
+
+/// All cases, in report order.
+const std::vector<Case>& cases();
+
+/// Formats a number for the report.
+std::string num(double v, int digits = 3);
+
+/// 1-based column of `name` in the CSV that writeCsv makes of `table` (columns sorted by name).
+int columnOf(const Table& table, const std::string& name);
+
+// The cases (one file each).
+Case janssenCase();
+Case iterationScalingCase();
+Case warmStartCase();
+Case drumCase();
+Case angleOfReposeCase();
+Case collapseCase();
+
+}  // namespace ndem::cli::validation

@@ -1,0 +1,157 @@
+// The Janssen profile along the centre axis of a silo (servin-2014 Sec. 5.1, Fig. 4): the
+// Love–Weber contact stress in slices of a central column, against depth. Where wallPressure
+// sees the horizontal stress at the wall, this sees the stress inside the material.
+#include "core/world.hpp"
+#include "measure/continuum_sampling.hpp"
+#include "measure/measurements.hpp"
+#include "measure/sample_window.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+namespace ndem {
+
+namespace {
+
+class AxisPressureMeasurement final : public Measurement {
+public:
+    AxisPressureMeasurement(int wall, std::string wallName, double radius, double slice,
+                            SampleWindow window)
+        : m_wall(wall),
+          m_name(std::move(wallName)),
+          m_radius(radius),
+          m_slice(slice),
+          m_window(window) {}
+
+    std::string name() const override { return "axisPressure"; }
+
+    void sample(const World& world, const StepStats& stats) override {
+        const double h = world.settings().timeStep;
+        if (!m_window.takes(stats, h)) return;
+        const Wall& wall = world.walls()[m_wall];
+        const ParticleStore& p = world.particles();
+        // Defaults follow the grains, which an emitter may bring only later.
+        const double d = meanDiameter(p);
+        if (m_radius <= 0.0) m_radius = 1.5 * d;
+        if (m_slice <= 0.0) m_slice = d;
+        if (m_radius <= 0.0 || m_slice <= 0.0) return;
+        if (m_stress.empty())
+            m_stress.assign(
+                std::max<size_t>(1, static_cast<size_t>(std::ceil(wall.height / m_slice))),
+                Mat3::Zero());
+
+        // Love–Weber: each contact whose point lies in the column adds f ⊗ l to the slice
+        // holding that point (contact-point binning). Both vectors go to the wall's frame so
+        // that zz is along the axis.
+        const ContactSet& c = world.contacts();
+        const Quat toLocal = wall.orientation.conjugate();
+        for (size_t k = 0; k < c.size(); ++k) {
+            const Vec3 point = wall.toLocal(contactPoint(c, k, p));
+            if (std::hypot(point.x(), point.y()) > m_radius) continue;
+            // A floor at the base has its contact points δ/2 below it; they carry the whole
+            // column and belong to the lowest slice (p0 of Fig. 4), not outside it.
+            if (point.z() < -m_slice || point.z() >= m_slice * m_stress.size()) continue;
+            const size_t slice = static_cast<size_t>(std::max(0.0, point.z()) / m_slice);
+            m_stress[slice] +=
+                (toLocal * contactForceOnB(c, k, h)) * (toLocal * contactBranch(c, k)).transpose();
+        }
+
+        const CylinderFill fill = measureCylinderFill(p, wall);
+        m_height += fill.height;
+        m_mass += fill.mass;
+        m_cylinderRadius = wall.radius;
+        m_gravity += world.gravity().norm();
+        ++m_samples;
+    }
+
+    MeasurementResult result() const override {
+        MeasurementResult r;
+        r.name = "axisPressure";
+        r.notes["wall"] = m_name;
+        if (m_samples == 0) {
+            r.headline = "axisPressure: no step in the sampling window";
+            r.notes["status"] = r.headline;
+            return r;
+        }
+        const double n = static_cast<double>(m_samples);
+        const double fillHeight = m_height / n;
+        const double bulkDensity =
+            CylinderFill{fillHeight, m_mass / n, 0.0, 0}.bulkDensity(m_cylinderRadius);
+        const double gravity = m_gravity / n;
+        const double volume = std::numbers::pi * m_radius * m_radius * m_slice;
+        Table& profile = r.tables["profile"];
+        double maxPressure = 0.0;
+        for (size_t k = 0; k < m_stress.size() && k * m_slice < fillHeight; ++k) {
+            const double z = (k + 0.5) * m_slice;
+            const Mat3 stress = m_stress[k] / (n * volume);  // compression positive
+            const double pressure = stress.trace() / 3.0;
+            maxPressure = std::max(maxPressure, pressure);
+            profile["z"].push_back(z);
+            profile["depth"].push_back(fillHeight - z);
+            profile["pressure"].push_back(pressure);
+            profile["sigmaZZ"].push_back(stress(2, 2));
+            // What σ_zz would be with no wall friction: the weight of the column above.
+            profile["hydrostatic"].push_back(bulkDensity * gravity * std::max(0.0, fillHeight - z));
+        }
+        // p0 of Fig. 4 is the pressure at zero height: the lowest two slices, as the floor
+        // layer alone is ordered by the flat floor and noisier.
+        const std::vector<double>& pressure = profile["pressure"];
+        const size_t lowest = std::min<size_t>(2, pressure.size());
+        double bottom = 0.0;
+        for (size_t k = 0; k < lowest; ++k)
+            bottom += pressure[k] / lowest;
+        r.scalars["pressureAtBottom"] = bottom;
+        r.scalars["maxPressure"] = maxPressure;
+        r.scalars["fillHeight"] = fillHeight;
+        r.scalars["bulkDensity"] = bulkDensity;
+        r.scalars["radius"] = m_radius;
+        r.scalars["slice"] = m_slice;
+        r.scalars["samples"] = n;
+        const double hydrostatic = bulkDensity * gravity * fillHeight;
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "pressure on the axis p0 = %.4g Pa at the bottom (%.0f %% of the "
+                      "hydrostatic %.4g Pa), max %.4g Pa",
+                      bottom, hydrostatic > 0.0 ? 100.0 * bottom / hydrostatic : 0.0, hydrostatic,
+                      maxPressure);
+        r.headline = line;
+        return r;
+    }
+
+private:
+    int m_wall;
+    std::string m_name;
+    double m_radius, m_slice;  ///< (m); 0 until the first sample fixes the default
+    SampleWindow m_window;
+    std::vector<Mat3> m_stress;  ///< Σ over samples of Σ f ⊗ l per slice (N m)
+    double m_height = 0.0, m_mass = 0.0, m_gravity = 0.0;  ///< Σ over samples of H, mass, |g|
+    double m_cylinderRadius = 0.0;                         ///< R (m) of the container
+    long m_samples = 0;
+};
+
+}  // namespace
+
+extern const MeasurementFactory kAxisPressureMeasurement{
+    "axisPressure",
+    "table profile (z, depth, pressure, sigmaZZ, hydrostatic; Pa, compression positive) of the "
+    "Love-Weber contact stress in slices of a central column of a cylinder; pressureAtBottom p0 "
+    "(servin-2014 Fig. 4), maxPressure",
+    {{"wall", MeasurementParameter::Word, "name of the cylinder wall giving the axis"},
+     {"radius", MeasurementParameter::Number,
+      "radius of the central column (m, default 1.5 mean diameters)"},
+     {"slice", MeasurementParameter::Number, "slice height (m, default 1 mean diameter)"},
+     kWindowFrom,
+     kWindowUntil,
+     kWindowEvery},
+    [](const MeasurementRequest& r, const World& w) -> Expected<std::unique_ptr<Measurement>> {
+        auto wall = findCylinderWall(w.walls(), r.word("wall", ""), "axisPressure");
+        if (!wall) return wall.error();
+        if (r.number("radius", 1.0) <= 0.0 || r.number("slice", 1.0) <= 0.0)
+            return Error{"measurement 'axisPressure': radius and slice must be > 0 (m)"};
+        return std::unique_ptr<Measurement>(
+            new AxisPressureMeasurement(*wall, r.word("wall", ""), r.number("radius", 0.0),
+                                        r.number("slice", 0.0), SampleWindow::fromRequest(r)));
+    }};
+
+}  // namespace ndem

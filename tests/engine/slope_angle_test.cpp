@@ -1,0 +1,117 @@
+// The slope of a block's top surface, with grains that have left the contact network ignored.
+#include "bench_scenes.hpp"
+#include "measure/measurements.hpp"
+#include "measure/surface_fit.hpp"
+#include "test_util.hpp"
+
+#include <cmath>
+#include <map>
+#include <numbers>
+
+namespace ndem {
+
+extern const MeasurementFactory kSlopeAngleMeasurement;
+
+namespace {
+
+constexpr double kD = 0.01;  // particle diameter d (m)
+
+ParticleSpec grain(const Vec3& x) {
+    ParticleSpec p;
+    p.position = x;
+    p.radius = 0.5 * kD;
+    return p;
+}
+
+/// Columns of touching grains on a floor at z = 0, 30 d along x and 10 d along y, each as high
+/// as fits under the plane z = 5 d + tan(20°) x, plus grains floating 15 d above that plane
+/// over its low end: nine alone and one touching pair, none in contact with the block.
+Scene tiltedBlock(bool withFloaters) {
+    Scene scene;
+    scene.materials = {scenes::servinGrain()};
+    scene.settings.gravity = Vec3::Zero();  // one step to find the contacts, nothing moves
+    scene.walls.push_back(Wall{});          // the floor: a plane z = 0 facing +z
+    const double rise = std::tan(20.0 * std::numbers::pi / 180.0);
+    auto surface = [&](double x) { return 5 * kD + rise * x; };
+    for (int i = 0; i < 30; ++i)
+        for (int j = 0; j < 10; ++j) {
+            const double x = (i + 0.5) * kD, y = (j + 0.5) * kD;
+            for (int k = 0; (k + 1) * kD <= surface(x); ++k)
+                scene.particles.push_back(grain(Vec3(x, y, (k + 0.5) * kD)));
+        }
+    if (withFloaters) {
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                const double x = (2 * i + 0.5) * kD;
+                scene.particles.push_back(grain(Vec3(x, (3 * j + 1.5) * kD, surface(x) + 15 * kD)));
+            }
+        const double x = 6.5 * kD;
+        scene.particles.push_back(grain(Vec3(x, 4.5 * kD, surface(x) + 15 * kD)));
+        scene.particles.push_back(grain(Vec3(x + kD, 4.5 * kD, surface(x) + 15 * kD)));
+    }
+    return scene;
+}
+
+MeasurementResult measureAfterOneStep(const Scene& scene) {
+    World world = test::makeWorld(scene);
+    MeasurementRequest request;
+    request.type = "slopeAngle";
+    request.lists = {{"min", {0.0, 0.0, 0.0}}, {"max", {0.3, 0.1, 0.5}}};
+    auto m = kSlopeAngleMeasurement.make(request, world);
+    EXPECT_TRUE(m) << m.error().message;
+    if (!m) return {};
+    world.subscribe(std::move(*m));
+    world.step();
+    return world.measurements().back()->result();
+}
+
+TEST(SlopeAngle, TopOfABlockTiltedBy20DegreesReads20Within1Degree) {
+    const MeasurementResult r = measureAfterOneStep(tiltedBlock(false));
+    ASSERT_TRUE(r.scalars.count("finalAngle")) << r.headline;
+    EXPECT_NEAR(r.scalars.at("finalAngle"), 20.0, 1.0);
+    EXPECT_DOUBLE_EQ(r.scalars.at("maxAngle"), r.scalars.at("finalAngle"));
+    EXPECT_EQ(r.series.at("surfaceParticles").back(), 300.0);  // one per column
+}
+
+/// The plane through the highest grain of each lattice column, floaters included.
+double unfilteredAngle(const Scene& scene) {
+    std::map<std::pair<int, int>, Vec3> top;
+    for (const ParticleSpec& p : scene.particles) {
+        const std::pair<int, int> column(static_cast<int>(p.position.x() / kD),
+                                         static_cast<int>(p.position.y() / kD));
+        const Vec3 point = p.position + Vec3(0.0, 0.0, p.radius);
+        if (!top.count(column) || point.z() > top[column].z()) top[column] = point;
+    }
+    std::vector<Vec3> points;
+    for (const auto& [column, point] : top)
+        points.push_back(point);
+    const auto fit = fitPlane(points);
+    return std::atan(std::hypot(fit->b, fit->c)) * 180.0 / std::numbers::pi;
+}
+
+TEST(SlopeAngle, GrainsOffTheContactNetworkAreIgnored) {
+    // Counted as surface, the floaters would flatten the plane by degrees.
+    ASSERT_LT(unfilteredAngle(tiltedBlock(true)), unfilteredAngle(tiltedBlock(false)) - 3.0);
+    const MeasurementResult clean = measureAfterOneStep(tiltedBlock(false));
+    const MeasurementResult r = measureAfterOneStep(tiltedBlock(true));
+    ASSERT_TRUE(r.scalars.count("finalAngle")) << r.headline;
+    EXPECT_DOUBLE_EQ(r.scalars.at("finalAngle"), clean.scalars.at("finalAngle"));
+    EXPECT_EQ(r.series.at("surfaceParticles").back(), 300.0);
+}
+
+TEST(SlopeAngle, NoContactsMeansNoSurface) {
+    // Before any step there are no contacts at all: nothing is connected, nothing is fitted.
+    World world = test::makeWorld(tiltedBlock(false));
+    MeasurementRequest request;
+    request.type = "slopeAngle";
+    request.lists = {{"min", {0.0, 0.0, 0.0}}, {"max", {0.3, 0.1, 0.5}}};
+    auto m = kSlopeAngleMeasurement.make(request, world);
+    ASSERT_TRUE(m);
+    StepStats stats;
+    stats.step = 1;
+    (*m)->sample(world, stats);
+    EXPECT_FALSE((*m)->result().scalars.count("finalAngle"));
+}
+
+}  // namespace
+}  // namespace ndem
