@@ -6,7 +6,10 @@
 namespace ndem::cli {
 
 namespace {
-std::string quoted(const std::string& s) {
+// Gnuplot's enhanced text takes only one character after '_' as subscript: N_it needs braces.
+std::string quoted(std::string s) {
+    for (size_t at = s.find("N_it"); at != std::string::npos; at = s.find("N_it", at + 6))
+        s.replace(at, 4, "N_{it}");
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\';

@@ -158,7 +158,7 @@ extern const MeasurementFactory kSlopeAngleMeasurement{
     {{"min", MeasurementParameter::List, "[x, y, z] lower corner of the region (m)"},
      {"max", MeasurementParameter::List, "[x, y, z] upper corner of the region (m)"},
      {"bin", MeasurementParameter::Number, "square bin side (m, default: mean diameter)"},
-     kWindowEvery},
+     kWindowEvery, kWindowFrom, kWindowUntil},
     [](const MeasurementRequest& r, const World&) -> Expected<std::unique_ptr<Measurement>> {
         const std::vector<double> lo = r.list("min", {}), hi = r.list("max", {});
         if (lo.size() != 3 || hi.size() != 3)

@@ -63,7 +63,7 @@ CaseReport run(const Context& ctx) {
         report.checks.push_back({"static angle of repose, " + what,
                                  conveyor ? (it == 500 ? "41.5 ± 0.7°" : "40.6 ± 0.5°") : "40 ± 3°",
                                  num(angle, 3) + "° ± " + num(spread, 2) + "°",
-                                 ok ? "reproduced" : "differs (see notes)", ctx.quick() ? !std::isnan(angle) : ok});
+                                 ok ? "reproduced" : "differs (see findings)", ctx.quick() ? !std::isnan(angle) : ok});
         if (const MeasurementResult* m = runs[i].measurement("angleOfRepose"))
             if (m->tables.count("surface")) {
                 const Table& t = m->tables.at("surface");

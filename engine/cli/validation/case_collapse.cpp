@@ -18,11 +18,23 @@ CaseReport run(const Context& ctx) {
                     "cube with frictionless walls, at rest by 4 s, the +x wall removed at 4 s; the "
                     "angle of the plane fitted to the top surface grains (of the main contact "
                     "cluster) 2 s after release. Table 1 parameters (linear, k_n = 3 kN/m).";
-    if (ctx.quick()) report.method += " Quick: 1500 grains.";
+    // Quick: fewer grains in a narrower box keep the block's aspect ratio (a 1500-grain layer in
+    // the 15 d box is so shallow that most of its top never moves and the fitted plane stays flat).
+    const std::vector<Override> quickBox = {
+        {"emitters.pour.maxCount", "1500"},
+        {"walls.gate.position", "[0.065,0,0]"},
+        {"walls.back.position", "[-0.065,0,0]"},
+        {"walls.left.position", "[0,-0.065,0]"},
+        {"walls.right.position", "[0,0.065,0]"},
+        {"emitters.pour.region.min", "[-0.058,-0.058,0.22]"},
+        {"emitters.pour.region.max", "[0.058,0.058,0.4]"},
+        {"measurements.slopeAngle.min", "[-0.065,-0.065,0]"},
+        {"measurements.slopeAngle.max", "[0.5,0.065,1]"}};
+    if (ctx.quick()) report.method += " Quick: 1500 grains in a 10 d box.";
     std::vector<RunSpec> specs;
     for (int it : {500, 150}) {
         RunSpec s{"assets/scenes/collapse.json", {{"solver.iterations", std::to_string(it)}}, std::nullopt};
-        if (ctx.quick()) s.overrides.push_back({"emitters.pour.maxCount", "1500"});
+        if (ctx.quick()) s.overrides.insert(s.overrides.end(), quickBox.begin(), quickBox.end());
         specs.push_back(s);
     }
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
@@ -30,10 +42,10 @@ CaseReport run(const Context& ctx) {
     const double low = runs[1].scalar("slopeAngle", "finalAngle");
     if (!ctx.quick()) {
         report.checks.push_back({"final angle, N_it = 500", "36°", num(high, 3) + "°",
-                                 std::abs(high - 36.0) <= 4.0 ? "reproduced" : "differs (see notes)",
+                                 std::abs(high - 36.0) <= 4.0 ? "reproduced" : "differs (see findings)",
                                  std::abs(high - 36.0) <= 4.0});
         report.checks.push_back({"final angle, N_it = 150", "30°", num(low, 3) + "°",
-                                 std::abs(low - 30.0) <= 4.0 ? "reproduced" : "differs (see notes)",
+                                 std::abs(low - 30.0) <= 4.0 ? "reproduced" : "differs (see findings)",
                                  std::abs(low - 30.0) <= 4.0});
     }
     report.checks.push_back({"fewer sweeps give a flatter pile", "30° < 36°",

@@ -65,7 +65,7 @@ CaseReport run(const Context& ctx) {
         const double p0 = runs[0].scalar("axisPressure", "pressureAtBottom");
         report.checks.push_back({"axis pressure at the bottom p0, N_it = 500", "990 Pa (Fig. 4)",
                                  num(p0, 3) + " Pa",
-                                 std::abs(p0 - 990.0) / 990.0 < 0.25 ? "reproduced (within 25 %)" : "differs (see notes)",
+                                 std::abs(p0 - 990.0) / 990.0 < 0.25 ? "reproduced (within 25 %)" : "differs (see findings)",
                                  std::abs(p0 - 990.0) / 990.0 < 0.25});
     }
     const double overlapHigh = runs[0].scalar("contactErrors", "meanOverlapError");

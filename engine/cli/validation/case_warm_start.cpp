@@ -21,6 +21,17 @@ int required(const std::vector<RunOutcome>& runs, size_t offset, size_t stride, 
     return -1;
 }
 
+/// A log-log plot of an error against the PGS sweeps.
+Plot errorVsSweeps(std::string png, std::string title, std::string yLabel) {
+    Plot p;
+    p.png = std::move(png);
+    p.title = std::move(title);
+    p.xLabel = "PGS sweeps N_it";
+    p.yLabel = std::move(yLabel);
+    p.logX = p.logY = true;
+    return p;
+}
+
 /// Warm-start seed Sec. 4.2, Fig. 6: the height of a poured pile against a well-converged
 /// reference; warm starting needs about half the sweeps of cold starting.
 void addPile(const Context& ctx, CaseReport& report, std::vector<Plot>& plots) {
@@ -76,12 +87,9 @@ void addPile(const Context& ctx, CaseReport& report, std::vector<Plot>& plots) {
                      " grains poured at 300/s, height " + num(settle) +
                      " s after the last grain, against a warm-started reference at N_it = " +
                      std::to_string(reference) + " (height " + num(1000 * refHeight, 3) + " mm).";
-    Plot pile;
-    pile.png = "pile_height_error.png";
-    pile.title = "Pile height error vs PGS sweeps (reference N_{it} = " + std::to_string(reference) + ")";
-    pile.xLabel = "PGS sweeps N_{it}";
-    pile.yLabel = "|h / h_{ref} − 1|";
-    pile.logX = pile.logY = true;
+    Plot pile = errorVsSweeps("pile_height_error.png",
+                              "Pile height error vs PGS sweeps (reference N_it = " + std::to_string(reference) + ")",
+                              "|h / h_{ref} − 1|");
     const int x = columnOf(t, "iterations");
     pile.lines = {{csv, x, columnOf(t, "cold"), "cold"}, {csv, x, columnOf(t, "warm"), "history warm start"}};
     plots.push_back(pile);
@@ -166,12 +174,9 @@ CaseReport run(const Context& ctx) {
                              num(coldAt10) + " / " + num(warmAt10) + " = " + num(coldAt10 / warmAt10, 2) + "×",
                              coldAt10 > 2.0 * warmAt10 ? "trend holds" : "differs", coldAt10 > 2.0 * warmAt10});
 
-    Plot heights;
-    heights.png = "column_height_error.png";
-    heights.title = "Column height error vs PGS sweeps (" + std::to_string(spheres) + " spheres)";
-    heights.xLabel = "PGS sweeps N_{it}";
-    heights.yLabel = "|ε_l|";
-    heights.logX = heights.logY = true;
+    Plot heights = errorVsSweeps("column_height_error.png",
+                                 "Column height error vs PGS sweeps (" + std::to_string(spheres) + " spheres)",
+                                 "|ε_l|");
     const int x = columnOf(table, "iterations");
     heights.lines = {{csv, x, columnOf(table, "cold"), "cold"},
                      {csv, x, columnOf(table, "warm"), "history warm start, β = 0.85"},
