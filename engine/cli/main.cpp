@@ -20,9 +20,11 @@ commands:
   sweep SCENE --set key=v1,v2,... [--set ...] [--steps N | --time T] [--out DIR] [--jobs N]
         Run every combination of the listed values (in parallel), write summary.csv, one CSV
         per measurement with all runs, and PNG plots of every figure against the first key.
-  validate [--quick] [--case ID] [--out DIR] [--jobs N]
+  validate [--quick] [--case ID] [--out DIR] [--jobs N] [--assemble]
         Reproduce the seed papers' test systems and write a Markdown report with tables and
-        plots (docs/validation/; --quick: small systems, trend checks, ~10 min).
+        plots (docs/validation/; --quick: small systems, trend checks, ~10 min). --case runs
+        one case and keeps the others' sections; --assemble only rebuilds the README (with
+        docs/validation/findings/) from the sections already there.
   bench [--quick] [--particles N]
         Benchmarks on a settled bed of spheres; JSON on stdout (docs/PERFORMANCE.md).
   keys  List every setting key with its unit, range and default.

@@ -78,7 +78,7 @@ void writeReadme(const std::string& out, const std::string& source, bool quick) 
 }  // namespace
 
 int validateCommand(const std::vector<std::string>& args) {
-    bool quick = false;
+    bool quick = false, assembleOnly = false;
     std::string out, only;
     int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (size_t i = 0; i < args.size(); ++i) {
@@ -86,6 +86,8 @@ int validateCommand(const std::vector<std::string>& args) {
             quick = true;
         } else if (args[i] == "--out" && i + 1 < args.size()) {
             out = args[++i];
+        } else if (args[i] == "--assemble") {
+            assembleOnly = true;
         } else if (args[i] == "--case" && i + 1 < args.size()) {
             only = args[++i];
         } else if (args[i] == "--jobs" && i + 1 < args.size()) {
@@ -105,6 +107,11 @@ int validateCommand(const std::vector<std::string>& args) {
     std::filesystem::create_directories(out, ec);
     if (ec) return badInput("validate: " + out + ": " + ec.message());
 
+    if (assembleOnly) {  // after editing findings: rebuild the README from the kept sections
+        writeReadme(out, source, quick);
+        std::printf("validate: report %s/README.md\n", out.c_str());
+        return 0;
+    }
     const Context context(quick, source, out, jobs);
     const auto start = std::chrono::steady_clock::now();
     int failed = 0;

@@ -104,8 +104,10 @@ CaseReport run(const Context& ctx) {
             t["eq41"].push_back(requiredIterations(height, f.width, 0.0, 0.05));
         }
         const std::string csv = ctx.csv(report.id, "family" + std::to_string(fi), t);
-        plots[0].lines.push_back({csv, columnOf(t, "height"), columnOf(t, "sweeps005"), f.label});
-        plots[0].lines.push_back({csv, columnOf(t, "height"), columnOf(t, "eq41"), f.label + ", Eq. 41", "lines dashtype 2"});
+        const std::string colour = " lc " + std::to_string(fi + 1);
+        plots[0].lines.push_back({csv, columnOf(t, "height"), columnOf(t, "sweeps005"), f.label, "linespoints" + colour});
+        plots[0].lines.push_back({csv, columnOf(t, "height"), columnOf(t, "eq41"), f.label + ", Eq. 41",
+                                  "lines dashtype 2" + colour});
     }
     // 1d: linear growth (log-log slope ~ 1 between the shortest and tallest column).
     const auto& column = families[0].counts;
