@@ -156,7 +156,10 @@ PgsResult run(std::span<SolverContact> rows, std::span<SolverBody> bodies, const
 
 PgsResult solvePgs(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                    const PgsOptions& options) {
-    if (rows.empty()) return PgsResult{};
+    if (rows.empty()) {
+        if (options.residualHistory) options.residualHistory->clear();  // no stale curve
+        return PgsResult{};
+    }
     return options.friction == FrictionModel::Cone ? run<true>(rows, bodies, options)
                                                    : run<false>(rows, bodies, options);
 }
