@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <numbers>
@@ -22,8 +23,8 @@ constexpr double kDegrees = 180.0 / std::numbers::pi;
 
 class SlopeAngleMeasurement final : public Measurement {
 public:
-    SlopeAngleMeasurement(Vec3 min, Vec3 max, double bin, SampleWindow window)
-        : m_min(min), m_max(max), m_bin(bin), m_window(window) {}
+    SlopeAngleMeasurement(Vec3 min, Vec3 max, double bin, double track, SampleWindow window)
+        : m_min(min), m_max(max), m_bin(bin), m_track(track), m_window(window) {}
 
     std::string name() const override { return "slopeAngle"; }
 
@@ -40,6 +41,7 @@ public:
         double diameter = 0.0;
         int dynamic = 0;
         m_candidates.clear();
+        m_candidateIds.clear();
         for (int i = 0; i < n; ++i) {
             if (p.invMass[i] == 0.0) continue;
             diameter += 2.0 * p.radius[i];
@@ -50,6 +52,7 @@ public:
             // (across1, across2, height of the top)
             m_candidates.emplace_back(x.dot(frame.across1), x.dot(frame.across2),
                                       x.dot(frame.up) + p.radius[i]);
+            m_candidateIds.push_back(p.id[i]);
         }
         if (m_candidates.size() < 3) return;
         const double bin = m_bin > 0.0 ? m_bin : diameter / dynamic;
@@ -82,8 +85,22 @@ public:
             if (h < 0 || c.z() > m_candidates[h].z()) h = static_cast<int>(k);
         }
         std::vector<Vec3> surface;
-        for (int h : highest)
-            if (h >= 0) surface.push_back(m_candidates[h]);
+        const bool tracking = m_track >= 0.0 && stats.time >= m_track - 1e-6 * world.settings().timeStep;
+        if (tracking && m_tracked.empty()) {
+            for (int h : highest)
+                if (h >= 0) m_tracked.push_back(m_candidateIds[h]);
+            std::sort(m_tracked.begin(), m_tracked.end());
+        }
+        if (tracking) {
+            // The seed's plane: the grains that formed the top surface when tracking began,
+            // wherever they are now (those still in the main network and the region).
+            for (size_t k = 0; k < m_candidates.size(); ++k)
+                if (std::binary_search(m_tracked.begin(), m_tracked.end(), m_candidateIds[k]))
+                    surface.push_back(m_candidates[k]);
+        } else {
+            for (int h : highest)
+                if (h >= 0) surface.push_back(m_candidates[h]);
+        }
         const auto fit = fitPlane(surface);
         if (!fit) return;
         const double angle = std::atan(std::hypot(fit->b, fit->c)) * kDegrees;
@@ -142,10 +159,13 @@ private:
 
     Vec3 m_min, m_max;  ///< region of particle centres (m)
     double m_bin;       ///< square bin side (m); 0 = mean diameter
+    double m_track;     ///< from this time on, fit the grains that were the surface then (< 0: off)
+    std::vector<std::uint32_t> m_tracked;  ///< ids of the tracked surface grains, sorted
     SampleWindow m_window;
     std::vector<int> m_root, m_size;  ///< union-find over particles + one node for the walls
     int m_mainRoot = 0;
     std::vector<Vec3> m_candidates;  ///< reused between samples
+    std::vector<std::uint32_t> m_candidateIds;
     Table m_series;                  ///< t, angle, surfaceParticles, fitResidual
 };
 
@@ -158,6 +178,9 @@ extern const MeasurementFactory kSlopeAngleMeasurement{
     {{"min", MeasurementParameter::List, "[x, y, z] lower corner of the region (m)"},
      {"max", MeasurementParameter::List, "[x, y, z] upper corner of the region (m)"},
      {"bin", MeasurementParameter::Number, "square bin side (m, default: mean diameter)"},
+     {"track", MeasurementParameter::Number,
+      "from this time on, fit the grains that formed the top surface then (s; default: the "
+      "current surface at every sample)"},
      kWindowEvery, kWindowFrom, kWindowUntil},
     [](const MeasurementRequest& r, const World&) -> Expected<std::unique_ptr<Measurement>> {
         const std::vector<double> lo = r.list("min", {}), hi = r.list("max", {});
@@ -168,8 +191,8 @@ extern const MeasurementFactory kSlopeAngleMeasurement{
             return Error{"measurement 'slopeAngle': min must be below max in x, y and z"};
         const double bin = r.number("bin", 0.0);
         if (bin < 0.0) return Error{"measurement 'slopeAngle': bin must be positive"};
-        return std::unique_ptr<Measurement>(
-            new SlopeAngleMeasurement(min, max, bin, SampleWindow::fromRequest(r)));
+        return std::unique_ptr<Measurement>(new SlopeAngleMeasurement(
+            min, max, bin, r.number("track", -1.0), SampleWindow::fromRequest(r)));
     }};
 
 }  // namespace ndem

@@ -113,5 +113,40 @@ TEST(SlopeAngle, NoContactsMeansNoSurface) {
     EXPECT_FALSE((*m)->result().scalars.count("finalAngle"));
 }
 
+/// The tilted block, measured at two steps; after the first, a layer is filled in on top so the
+/// current surface is flat at the height of the block's high end.
+double angleAfterFillingTheTop(double track) {
+    Scene scene = tiltedBlock(false);
+    World world = test::makeWorld(scene);
+    MeasurementRequest request;
+    request.type = "slopeAngle";
+    request.lists = {{"min", {0.0, 0.0, 0.0}}, {"max", {0.3, 0.1, 0.5}}};
+    if (track >= 0.0) request.numbers = {{"track", track}};
+    auto m = kSlopeAngleMeasurement.make(request, world);
+    EXPECT_TRUE(m) << m.error().message;
+    if (!m) return std::nan("");
+    world.subscribe(std::move(*m));
+    world.step();
+    const double top = 5 * kD + std::tan(20.0 * std::numbers::pi / 180.0) * 30 * kD;
+    std::map<std::pair<int, int>, double> highest;
+    for (const ParticleSpec& p : scene.particles) {
+        double& h = highest[{static_cast<int>(p.position.x() / kD), static_cast<int>(p.position.y() / kD)}];
+        h = std::max(h, p.position.z());
+    }
+    for (const auto& [column, z] : highest)
+        for (double k = z + kD; k + 0.5 * kD <= top; k += kD)
+            world.addParticle(grain(Vec3((column.first + 0.5) * kD, (column.second + 0.5) * kD, k)));
+    world.step();
+    world.step();
+    return world.measurements().back()->result().scalars.at("finalAngle");
+}
+
+TEST(SlopeAngle, TrackedSurfaceGrainsKeepTheirPlaneWhenBuriedUnderALevelLayer) {
+    // Untracked, the plane is the new level top; tracked from the first step, it stays the
+    // tilted layer of grains that was the surface then (the model-reduction seed's method).
+    EXPECT_LT(angleAfterFillingTheTop(-1.0), 3.0);
+    EXPECT_NEAR(angleAfterFillingTheTop(0.0), 20.0, 1.0);
+}
+
 }  // namespace
 }  // namespace ndem

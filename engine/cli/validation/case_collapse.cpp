@@ -16,8 +16,9 @@ CaseReport run(const Context& ctx) {
                     "N_it = 500, 30° at 150)";
     report.method = "`assets/scenes/collapse.json`: 4000 bi-disperse grains poured into a 15 d "
                     "cube with frictionless walls, at rest by 4 s, the +x wall removed at 4 s; the "
-                    "angle of the plane fitted to the top surface grains (of the main contact "
-                    "cluster) 2 s after release. Table 1 parameters (linear, k_n = 3 kN/m).";
+                    "angle of the plane fitted to the grains that formed the top surface at the "
+                    "release (the seed's red grains; those still in the main contact cluster), "
+                    "2 s after release (t = 2 s in the seed). Table 1 parameters (linear, k_n = 3 kN/m).";
     // Quick: fewer grains in a narrower box keep the block's aspect ratio (a 1500-grain layer in
     // the 15 d box is so shallow that most of its top never moves and the fitted plane stays flat).
     const std::vector<Override> quickBox = {
