@@ -96,12 +96,18 @@ public:
         }
         // p0 of Fig. 4 is the pressure at zero height: the lowest two slices, as the floor
         // layer alone is ordered by the flat floor and noisier.
+        // The seed does not say whether its "pressure" is tr σ/3 or the vertical stress that
+        // Janssen's law is about, so both are reported.
         const std::vector<double>& pressure = profile["pressure"];
+        const std::vector<double>& vertical = profile["sigmaZZ"];
         const size_t lowest = std::min<size_t>(2, pressure.size());
-        double bottom = 0.0;
-        for (size_t k = 0; k < lowest; ++k)
+        double bottom = 0.0, bottomVertical = 0.0;
+        for (size_t k = 0; k < lowest; ++k) {
             bottom += pressure[k] / lowest;
+            bottomVertical += vertical[k] / lowest;
+        }
         r.scalars["pressureAtBottom"] = bottom;
+        r.scalars["sigmaZZAtBottom"] = bottomVertical;
         r.scalars["maxPressure"] = maxPressure;
         r.scalars["fillHeight"] = fillHeight;
         r.scalars["bulkDensity"] = bulkDensity;

@@ -91,6 +91,8 @@ TEST(AxisPressure, PressureAtBottomIsTheMeanOfTheLowestTwoSlicesAndDefaultsFollo
     const auto& pressure = column.tables.at("profile").at("pressure");
     ASSERT_GE(pressure.size(), 2u);
     EXPECT_DOUBLE_EQ(column.scalars.at("pressureAtBottom"), 0.5 * (pressure[0] + pressure[1]));
+    const std::vector<double>& vertical = column.tables.at("profile").at("sigmaZZ");
+    EXPECT_DOUBLE_EQ(column.scalars.at("sigmaZZAtBottom"), 0.5 * (vertical[0] + vertical[1]));
     EXPECT_DOUBLE_EQ(column.scalars.at("maxPressure"),
                      *std::max_element(pressure.begin(), pressure.end()));
     EXPECT_GT(column.scalars.at("pressureAtBottom"), 0.0);
