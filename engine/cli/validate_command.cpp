@@ -56,11 +56,16 @@ void writeReadme(const std::string& out, const std::string& source, bool quick) 
     std::string rows, body;
     for (const Case& c : cases()) {
         std::string section = readFile(out + "/" + c.id + "/section.md");
-        if (section.empty()) continue;
+        const std::string findings = readFile(source + "/docs/validation/findings/" + c.id + ".md");
+        if (section.empty()) {
+            rows.append("| ").append(c.title).append(" (`--case ").append(c.id).append("`) | not run yet | – |\n");
+            if (!findings.empty())
+                body.append("\n## ").append(c.title).append(" (not run yet in this report)\n\n").append(findings);
+            continue;
+        }
         const size_t eol = section.find('\n');
         rows.append(section, 5, section.rfind(" -->", eol) - 5).append("\n");
         body.append("\n").append(section, eol + 1);
-        const std::string findings = readFile(source + "/docs/validation/findings/" + c.id + ".md");
         if (!findings.empty()) body.append("\n### Findings\n\n").append(findings);
     }
     std::ofstream md(out + "/README.md");
