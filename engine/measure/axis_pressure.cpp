@@ -57,28 +57,22 @@ public:
                 (toLocal * contactForceOnB(c, k, h)) * (toLocal * contactBranch(c, k)).transpose();
         }
 
-        const CylinderFill fill = measureCylinderFill(p, wall);
-        m_height += fill.height;
-        m_mass += fill.mass;
-        m_cylinderRadius = wall.radius;
-        m_gravity += world.gravity().norm();
-        ++m_samples;
+        m_fill.add(p, wall, world.gravity().norm());
     }
 
     MeasurementResult result() const override {
         MeasurementResult r;
         r.name = "axisPressure";
         r.notes["wall"] = m_name;
-        if (m_samples == 0) {
+        if (m_fill.samples == 0) {
             r.headline = "axisPressure: no step in the sampling window";
             r.notes["status"] = r.headline;
             return r;
         }
-        const double n = static_cast<double>(m_samples);
-        const double fillHeight = m_height / n;
-        const double bulkDensity =
-            CylinderFill{fillHeight, m_mass / n, 0.0, 0}.bulkDensity(m_cylinderRadius);
-        const double gravity = m_gravity / n;
+        const double n = static_cast<double>(m_fill.samples);
+        const double fillHeight = m_fill.height();
+        const double bulkDensity = m_fill.bulkDensity();
+        const double gravity = m_fill.gravity();
         const double volume = std::numbers::pi * m_radius * m_radius * m_slice;
         Table& profile = r.tables["profile"];
         double maxPressure = 0.0;
@@ -131,9 +125,7 @@ private:
     double m_radius, m_slice;  ///< (m); 0 until the first sample fixes the default
     SampleWindow m_window;
     std::vector<Mat3> m_stress;  ///< Σ over samples of Σ f ⊗ l per slice (N m)
-    double m_height = 0.0, m_mass = 0.0, m_gravity = 0.0;  ///< Σ over samples of H, mass, |g|
-    double m_cylinderRadius = 0.0;                         ///< R (m) of the container
-    long m_samples = 0;
+    CylinderFillAverage m_fill;
 };
 
 }  // namespace

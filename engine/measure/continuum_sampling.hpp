@@ -54,6 +54,28 @@ struct CylinderFill {
 
 CylinderFill measureCylinderFill(const ParticleStore& p, const Wall& cylinder);
 
+/// The fill of a cylinder averaged over the sampled steps: what the silo pressure
+/// measurements compare their profiles with (fill height, bulk density, |g|).
+struct CylinderFillAverage {
+    double heightSum = 0.0, massSum = 0.0, gravitySum = 0.0;  ///< Σ over samples of H, mass, |g|
+    double cylinderRadius = 0.0;                              ///< R (m) of the container
+    long samples = 0;
+
+    void add(const ParticleStore& p, const Wall& cylinder, double gravity) {
+        const CylinderFill fill = measureCylinderFill(p, cylinder);
+        heightSum += fill.height;
+        massSum += fill.mass;
+        gravitySum += gravity;
+        cylinderRadius = cylinder.radius;
+        ++samples;
+    }
+    double height() const { return heightSum / samples; }
+    double gravity() const { return gravitySum / samples; }
+    double bulkDensity() const {
+        return CylinderFill{height(), massSum / samples, 0.0, 0}.bulkDensity(cylinderRadius);
+    }
+};
+
 /// Index of the Cylinder wall called `name`; the error, prefixed by `measurement`, says why not.
 Expected<int> findCylinderWall(const std::vector<Wall>& walls, const std::string& name,
                                const std::string& measurement);

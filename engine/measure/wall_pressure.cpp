@@ -45,31 +45,25 @@ public:
             m_force[std::clamp<long>(strip, 0, static_cast<long>(m_force.size()) - 1)] += force;
         }
 
-        const CylinderFill fill = measureCylinderFill(p, wall);
-        m_height += fill.height;
-        m_mass += fill.mass;
-        m_gravity += world.gravity().norm();
-        m_cylinderRadius = wall.radius;
+        m_fill.add(p, wall, world.gravity().norm());
         m_friction = world.materials().pair(dominantMaterial(p), wall.material).friction;
-        ++m_samples;
     }
 
     MeasurementResult result() const override {
         MeasurementResult r;
         r.name = "wallPressure";
         r.notes["wall"] = m_name;
-        if (m_samples == 0) {
+        if (m_fill.samples == 0) {
             r.headline = "wallPressure: no step in the sampling window";
             r.notes["status"] = r.headline;
             return r;
         }
         // Averages over the samples; the pressure of a strip is its mean force over its area.
-        const double n = static_cast<double>(m_samples);
-        const double fillHeight = m_height / n;
-        const double bulkDensity =
-            CylinderFill{fillHeight, m_mass / n, 0.0, 0}.bulkDensity(m_cylinderRadius);
-        const double gravity = m_gravity / n;
-        const double area = 2.0 * std::numbers::pi * m_cylinderRadius * m_strip;
+        const double n = static_cast<double>(m_fill.samples);
+        const double fillHeight = m_fill.height();
+        const double bulkDensity = m_fill.bulkDensity();
+        const double gravity = m_fill.gravity();
+        const double area = 2.0 * std::numbers::pi * m_fill.cylinderRadius * m_strip;
         Table& profile = r.tables["profile"];
         std::vector<double> depths, pressures;
         for (size_t k = 0; k < m_force.size() && k * m_strip < fillHeight; ++k) {
@@ -112,7 +106,7 @@ public:
         // Janssen: λ = R / (2 μ_w K). A frictionless wall has no Janssen length, so no K.
         const bool fitted = fit.lambda > 0.0 && m_friction > 0.0;
         if (fitted)
-            r.scalars["janssenK"] = m_cylinderRadius / (2.0 * m_friction * fit.lambda);
+            r.scalars["janssenK"] = m_fill.cylinderRadius / (2.0 * m_friction * fit.lambda);
         else
             r.notes["janssenK"] = "undefined: frictionless wall or no pressure below the fill";
         // Janssen's saturation p_sat = K ρ_b g λ gives K a second time, without μ_w; the two
@@ -145,10 +139,8 @@ private:
     double m_strip;  ///< Δz (m); 0 until the first sample fixes the default
     SampleWindow m_window;
     std::vector<double> m_force;  ///< Σ over samples of the normal force per strip (N)
-    double m_height = 0.0, m_mass = 0.0, m_gravity = 0.0;  ///< Σ over samples of H, mass, |g|
-    double m_cylinderRadius = 0.0;                         ///< R (m)
-    double m_friction = 0.0;                               ///< μ_w of the grain–wall pair (–)
-    long m_samples = 0;
+    CylinderFillAverage m_fill;
+    double m_friction = 0.0;  ///< μ_w of the grain–wall pair (–)
 };
 
 }  // namespace
