@@ -7,6 +7,7 @@ namespace ndem::app {
 
 SimLoop::SimLoop(World world, std::function<void()> onPublished)
     : m_world(std::move(world)), m_onPublished(std::move(onPublished)) {
+    m_wallPressure.attach(m_world);
     m_thread = std::thread([this] { run(); });
 }
 
@@ -53,6 +54,37 @@ void SimLoop::setContactForceThreshold(double newtons) {
     m_forceThreshold = newtons;
 }
 
+void SimLoop::setFrameInterval(double seconds) {
+    {
+        std::lock_guard lock(m_mutex);
+        m_frameInterval = seconds > 0.0 ? seconds : 0.0;
+        m_holding = false;
+    }
+    m_wake.notify_one();
+}
+
+void SimLoop::releaseFrame() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_holding = false;
+    }
+    m_wake.notify_one();
+}
+
+void SimLoop::replaceWorld(World world) {
+    // Command is a copyable std::function and World is move-only: the lambda holds it shared.
+    post([this, next = std::make_shared<World>(std::move(world))](World& target) {
+        target = std::move(*next);
+        m_worldReplaced = true;
+    });
+}
+
+void SimLoop::takeStep() {
+    m_lastStats = m_world.step();
+    m_recentSteps.push_back(m_lastStats);
+    m_wallPressure.sample(m_world, m_lastStats);
+}
+
 void SimLoop::post(Command command) {
     m_commands.push(std::move(command));
     {
@@ -67,6 +99,7 @@ void SimLoop::stop() {
         std::lock_guard lock(m_mutex);
         m_stopRequested = true;
     }
+    m_stopping.store(true, std::memory_order_relaxed);
     m_wake.notify_one();
     if (m_thread.joinable()) m_thread.join();
 }
@@ -86,11 +119,18 @@ void SimLoop::run() {
         {
             std::unique_lock lock(m_mutex);
             m_wake.wait(lock, [this] {
-                return m_stopRequested || m_playing || m_stepRequests > 0 || m_commandsPosted;
+                return m_stopRequested || (m_playing && !m_holding) || m_stepRequests > 0 ||
+                       m_commandsPosted;
             });
             if (m_stopRequested) return;
             frame.commands = std::exchange(m_commandsPosted, false);
-            if (m_playing) {
+            if (m_playing && m_holding) {
+                // Only commands or a stop woke us: the paced frame is still on screen.
+            } else if (m_playing && m_frameInterval > 0.0) {
+                frame.interval = m_frameInterval;
+                m_holding = true;
+                m_stepRequests = 0;
+            } else if (m_playing) {
                 // stepOnce() pauses, so requests seen while playing predate a later play():
                 // playing has taken those steps.
                 frame.steps = m_stepsPerFrame;
@@ -105,7 +145,26 @@ void SimLoop::run() {
         // Commands first: they apply between the previous frame's last step and this one's
         // first, never inside a step.
         const int commandsRun = frame.commands ? m_commands.drain(m_world) : 0;
-        for (int k = 0; k < frame.steps; ++k) m_lastStats = m_world.step();
+        if (std::exchange(m_worldReplaced, false)) {
+            ++m_generation;
+            m_recentSteps.clear();
+            m_wallPressure.attach(m_world);
+        }
+        for (int k = 0; k < frame.steps; ++k) takeStep();
+        if (frame.interval > 0.0) {
+            if (frame.interval != m_paceInterval || m_world.time() < m_paceBase) {
+                m_paceInterval = frame.interval;
+                m_paceBase = m_world.time();
+                m_paceCount = 0;
+            }
+            // Half a step of slack keeps round-off in the accumulated time from adding a step.
+            const double end = m_paceBase + static_cast<double>(++m_paceCount) * frame.interval -
+                               0.5 * m_world.settings().timeStep;
+            do {
+                takeStep();
+            } while (m_world.time() < end && !m_stopping.load(std::memory_order_relaxed));
+            frame.steps = 1;
+        }
         if (frame.steps > 0 || commandsRun > 0) publish(frame.forceThreshold);
     }
 }
@@ -115,6 +174,10 @@ void SimLoop::publish(double forceThreshold) {
     if (m_lastStats.step != m_world.stepCount()) m_lastStats = StepStats{};
     Snapshot& snapshot = m_buffer.back();
     fillSnapshot(m_world, m_lastStats, forceThreshold, snapshot);
+    snapshot.recentSteps.swap(m_recentSteps);
+    m_recentSteps.clear();
+    m_wallPressure.fill(snapshot.wallPressure);
+    snapshot.worldGeneration = m_generation;
     // The sequence goes in before publish(): afterwards the slot belongs to the reader.
     const std::uint64_t sequence = m_published.load(std::memory_order_relaxed) + 1;
     snapshot.sequence = sequence;

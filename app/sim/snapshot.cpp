@@ -25,6 +25,12 @@ void fillSnapshot(const World& world, const StepStats& stats, double forceThresh
     out.time = world.time();
     out.stepCount = world.stepCount();
     out.stats = stats;
+    out.settings = world.settings();
+    out.materials = world.materials().materials();
+    out.walls = world.walls();
+    out.gravity = world.gravity();
+    out.emitted = world.emittedCount();
+    out.removed = world.removedCount();
 
     // Particles: resize, never clear-and-push, so the copy is one pass over each array.
     const ParticleStore& p = world.particles();
@@ -34,6 +40,7 @@ void fillSnapshot(const World& world, const StepStats& stats, double forceThresh
     out.radius.resize(n);
     out.id.resize(n);
     out.contactCount.assign(n, 0u);
+    out.pressure.assign(n, 0.0f);
     for (size_t i = 0; i < n; ++i) {
         putVec3(p.position[i], &out.position[3 * i]);
         putVec3(p.velocity[i], &out.velocity[3 * i]);
@@ -49,6 +56,7 @@ void fillSnapshot(const World& world, const StepStats& stats, double forceThresh
     out.forceThreshold = forceThreshold;
     out.contactEnds.clear();
     out.contactForce.clear();
+    out.contactBodies.clear();
     double maxForce = 0.0;
     for (size_t k = 0; k < c.size(); ++k) {
         if (!(c.flags[k] & kTouching)) continue;
@@ -63,13 +71,26 @@ void fillSnapshot(const World& world, const StepStats& stats, double forceThresh
 
         const double force = (c.normalImpulse[k] + c.impactImpulse[k]) * invH;
         maxForce = std::max(maxForce, force);
+        out.pressure[static_cast<size_t>(a)] += static_cast<float>(force * c.leverA[k].norm());
+        if (!wall)
+            out.pressure[static_cast<size_t>(c.bodyB[k])] +=
+                static_cast<float>(force * c.leverB[k].norm());
         if (!(force > forceThreshold)) continue;
         pushVec3(p.position[a], out.contactEnds);
         pushVec3(wall ? Vec3(p.position[a] + c.leverA[k]) : p.position[c.bodyB[k]],
                  out.contactEnds);
         out.contactForce.push_back(static_cast<float>(force));
+        out.contactBodies.push_back(static_cast<std::uint32_t>(a));
+        out.contactBodies.push_back(wall ? kWallEdge | static_cast<std::uint32_t>(c.bodyB[k])
+                                         : static_cast<std::uint32_t>(c.bodyB[k]));
     }
     out.maxContactForce = static_cast<float>(maxForce);
+    // Σ f l / (3 V) with V = 4/3 π r³.
+    constexpr double kPi = 3.14159265358979323846;
+    for (size_t i = 0; i < n; ++i) {
+        const double r = p.radius[i];
+        out.pressure[i] = static_cast<float>(out.pressure[i] / (4.0 * kPi * r * r * r));
+    }
 
     const std::vector<double>& residual = world.residualHistory();
     out.residualPerIteration.assign(residual.begin(), residual.end());

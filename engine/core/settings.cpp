@@ -1,5 +1,7 @@
 #include "core/settings.hpp"
 
+#include "core/material_properties.hpp"
+
 #include <cmath>
 #include <sstream>
 
@@ -17,6 +19,7 @@ Vec3 StepSettings::gravityAt(double t) const {
 namespace {
 
 struct RangeCheck {
+    std::string prefix;  ///< what the key belongs to, e.g. "settings."
     std::optional<Error> error;
 
     void check(const SettingInfo& info, double value) {
@@ -24,7 +27,7 @@ struct RangeCheck {
         const bool low = info.minExclusive ? !(value > info.min) : !(value >= info.min);
         if (!std::isfinite(value) || low || value > info.max) {
             std::ostringstream msg;
-            msg << "settings." << info.key << ": must be ";
+            msg << prefix << info.key << ": must be ";
             if (std::isfinite(info.min)) msg << (info.minExclusive ? "> " : ">= ") << info.min;
             if (std::isfinite(info.min) && std::isfinite(info.max)) msg << " and ";
             if (std::isfinite(info.max)) msg << "<= " << info.max;
@@ -43,15 +46,21 @@ struct RangeCheck {
     void operator()(const SettingInfo& info, const E& v, const std::array<const char*, N>&) {
         const int i = static_cast<int>(v);
         if (!error && (i < 0 || i >= static_cast<int>(N)))
-            error = Error{std::string("settings.") + info.key + ": invalid choice"};
+            error = Error{prefix + info.key + ": invalid choice"};
     }
 };
 
 }  // namespace
 
 std::optional<Error> validate(const StepSettings& s) {
-    RangeCheck check;
+    RangeCheck check{"settings.", std::nullopt};
     visitSettings(s, check);
+    return check.error;
+}
+
+std::optional<Error> validate(const Material& m) {
+    RangeCheck check{"materials." + m.name + ".", std::nullopt};
+    visitMaterialProperties(m, check);
     return check.error;
 }
 

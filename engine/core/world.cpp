@@ -1,5 +1,7 @@
 #include "core/world.hpp"
 
+#include "core/material_properties.hpp"
+
 #include "solve/contact_rows.hpp"
 #include "solve/pgs_solver.hpp"
 #include "solve/smooth_dem.hpp"
@@ -36,6 +38,7 @@ Expected<World> World::create(const Scene& scene) {
     std::string error;
     if (!w.m_materials.build(scene.materials, scene.contactMaterials, &error))
         return Error{"contactMaterials: " + error};
+    w.m_contactOverrides = scene.contactMaterials;
     w.m_walls = scene.walls;
     w.m_meshes = scene.meshes;
     for (TriangleMesh& m : w.m_meshes) m.buildGrid();
@@ -63,6 +66,25 @@ Expected<World> World::create(const Scene& scene) {
     w.m_sinks = scene.sinks;
     if (auto e = w.applySettings(scene.settings)) return *e;
     return w;
+}
+
+std::optional<Error> World::setMaterials(const std::vector<Material>& materials) {
+    const std::vector<Material>& old = m_materials.materials();
+    if (materials.size() != old.size())
+        return Error{"materials: the number of materials cannot change while running (reset)"};
+    for (size_t i = 0; i < materials.size(); ++i) {
+        if (materials[i].name != old[i].name)
+            return Error{"materials." + std::to_string(i) + ".name: cannot rename a material"};
+        if (materials[i].density != old[i].density)
+            return Error{"materials." + old[i].name +
+                         ".density: particle masses are fixed; change it in the scene and reset"};
+        if (auto e = validate(materials[i])) return e;
+    }
+    MaterialTable table;
+    std::string error;
+    if (!table.build(materials, m_contactOverrides, &error)) return Error{"contactMaterials: " + error};
+    m_materials = std::move(table);
+    return std::nullopt;
 }
 
 Index World::addParticle(const ParticleSpec& spec) {

@@ -67,6 +67,10 @@ public:
     const std::vector<Wall>& walls() const { return m_walls; }
     const std::vector<TriangleMesh>& meshes() const { return m_meshes; }
     const MaterialTable& materials() const { return m_materials; }
+    /// Replaces the bulk materials' contact properties between steps (the app's material
+    /// panel); the scene's pair overrides still apply. Same count and names as before, and the
+    /// densities may not change (particle masses are fixed). Nothing changes on error.
+    std::optional<Error> setMaterials(const std::vector<Material>& materials);
     const ContactSet& contacts() const { return m_contacts; }
     const ContactHistory& contactHistory() const { return m_history; }
     const std::string& name() const { return m_name; }
@@ -93,6 +97,7 @@ public:
     void removeParticle(Index i) { m_particles.remove(i); }
 
     const std::vector<Emitter>& emitters() const { return m_emitters; }
+    std::vector<Emitter>& emitters() { return m_emitters; }
     const std::vector<SinkSpec>& sinks() const { return m_sinks; }
     /// Particles emitted and removed since the start (by emitters and sinks).
     long emittedCount() const { return m_emittedTotal; }
@@ -117,6 +122,7 @@ private:
     std::string m_name;
     StepSettings m_settings;
     MaterialTable m_materials;
+    std::vector<ContactMaterialOverride> m_contactOverrides;
     ParticleStore m_particles;
     std::vector<Wall> m_walls;
     std::vector<TriangleMesh> m_meshes;

@@ -1,0 +1,45 @@
+#include "gui/plot_history.hpp"
+
+namespace ndem::app {
+
+namespace {
+
+void keepEven(std::vector<float>& v) {
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < v.size(); i += 2) v[out++] = v[i];
+    v.resize(out);
+}
+
+}  // namespace
+
+void PlotHistory::add(const StepStats& s) {
+    if (m_seen++ % m_stride != 0) return;
+    time.push_back(static_cast<float>(s.time));
+    iterations.push_back(static_cast<float>(s.iterations));
+    collideMs.push_back(static_cast<float>(1e3 * s.seconds.collide));
+    impactMs.push_back(static_cast<float>(1e3 * s.seconds.impact));
+    solveMs.push_back(static_cast<float>(1e3 * s.seconds.solve));
+    integrateMs.push_back(static_cast<float>(1e3 * s.seconds.integrate));
+    measureMs.push_back(static_cast<float>(1e3 * s.seconds.measure));
+    kineticEnergy.push_back(static_cast<float>(s.kineticEnergy));
+    meanOverlap.push_back(static_cast<float>(s.meanOverlap));
+    residual.push_back(static_cast<float>(s.residual));
+    if (time.size() >= m_capacity) halve();
+}
+
+void PlotHistory::halve() {
+    for (auto* v : {&time, &iterations, &collideMs, &impactMs, &solveMs, &integrateMs, &measureMs,
+                    &kineticEnergy, &meanOverlap, &residual})
+        keepEven(*v);
+    m_stride *= 2;
+}
+
+void PlotHistory::clear() {
+    for (auto* v : {&time, &iterations, &collideMs, &impactMs, &solveMs, &integrateMs, &measureMs,
+                    &kineticEnergy, &meanOverlap, &residual})
+        v->clear();
+    m_stride = 1;
+    m_seen = 0;
+}
+
+}  // namespace ndem::app

@@ -1,0 +1,324 @@
+#include "gui/viewport.hpp"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
+#include <QWheelEvent>
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ndem::app {
+
+namespace {
+
+/// Box around the particles and the bounded walls (planes are infinite and left out).
+void sceneBounds(const Snapshot& s, const Scene& scene, glm::vec3& lo, glm::vec3& hi) {
+    lo = glm::vec3(std::numeric_limits<float>::max());
+    hi = -lo;
+    auto add = [&](const Vec3& p) {
+        const glm::vec3 q(static_cast<float>(p.x()), static_cast<float>(p.y()), static_cast<float>(p.z()));
+        lo = glm::min(lo, q);
+        hi = glm::max(hi, q);
+    };
+    for (size_t i = 0; i < s.particleCount(); ++i)
+        add(Vec3(s.position[3 * i], s.position[3 * i + 1], s.position[3 * i + 2]));
+    for (const Wall& w : s.walls) {
+        if (!w.enabled) continue;
+        if (w.shape == WallShape::Cylinder) {
+            for (double z : {0.0, w.height})
+                for (int k = 0; k < 8; ++k) {
+                    const double a = k * 0.785398;
+                    add(w.toWorld(Vec3(w.radius * std::cos(a), w.radius * std::sin(a), z)));
+                }
+        } else if (w.shape == WallShape::Box) {
+            for (int k = 0; k < 8; ++k)
+                add(w.toWorld(Vec3((k & 1) ? w.halfExtents.x() : -w.halfExtents.x(),
+                                   (k & 2) ? w.halfExtents.y() : -w.halfExtents.y(),
+                                   (k & 4) ? w.halfExtents.z() : -w.halfExtents.z())));
+        } else if (w.shape == WallShape::Mesh && w.mesh >= 0 &&
+                   w.mesh < static_cast<int>(scene.meshes.size())) {
+            for (const Vec3& v : scene.meshes[static_cast<size_t>(w.mesh)].vertices) add(w.toWorld(v));
+        }
+    }
+    // Emitters bring the grains later: their boxes belong to the scene from the start.
+    for (const EmitterSpec& e : scene.emitters) {
+        add(e.min);
+        add(e.max);
+    }
+    if (lo.x > hi.x) {
+        lo = glm::vec3(-0.5f);
+        hi = glm::vec3(0.5f);
+    }
+}
+
+/// A drum is watched along its axis (the cross-section of the flow); anything else from the
+/// default oblique view.
+void aimCamera(const Snapshot& s, OrbitCamera& camera) {
+    camera.yaw = glm::radians(-60.0f);
+    camera.pitch = glm::radians(20.0f);
+    for (const Wall& w : s.walls) {
+        if (w.shape != WallShape::Cylinder || w.angularVelocity.isZero()) continue;
+        const Vec3 axis = w.orientation * Vec3::UnitZ();
+        camera.yaw = static_cast<float>(std::atan2(axis.y(), axis.x()));
+        camera.pitch = static_cast<float>(std::asin(std::clamp(axis.z(), -0.99, 0.99)));
+        return;
+    }
+}
+
+bool sameColouring(const RenderOptions& a, const RenderOptions& b) {
+    return a.colourMode == b.colourMode && a.autoRange == b.autoRange &&
+           (a.autoRange || (a.range.lo == b.range.lo && a.range.hi == b.range.hi));
+}
+
+}  // namespace
+
+Viewport::Viewport(Session& session, QWidget* parent) : QOpenGLWidget(parent), m_session(session) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(320, 240);
+    m_clock.start();
+}
+
+Viewport::~Viewport() {
+    // ~QOpenGLWidget destroys the context after this object is gone: the handler must not run.
+    if (context()) disconnect(context(), nullptr, this, nullptr);
+    makeCurrent();
+    shutdownGL();
+    doneCurrent();
+}
+
+void Viewport::shutdownGL() {
+    if (!m_glReady) return;
+    if (m_recorder.active() && m_session.hasScene()) finishRecording(m_recorder.stop(m_session.loop()));
+    m_renderer.release();
+    m_imgui.shutdownGL();
+    m_glReady = false;
+}
+
+void Viewport::notifyPublished() {
+    if (m_updateQueued.exchange(true, std::memory_order_acq_rel)) return;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_updateQueued.store(false, std::memory_order_release);
+            update();
+        },
+        Qt::QueuedConnection);
+}
+
+const Snapshot* Viewport::snapshot() const {
+    return m_session.hasScene() ? &const_cast<Session&>(m_session).loop().snapshot() : nullptr;
+}
+
+void Viewport::initializeGL() {
+    std::string error;
+    if (!m_renderer.initialize(&error)) {
+        emit message(QString::fromStdString("OpenGL: " + error));
+        return;
+    }
+    m_imgui.initializeGL();
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
+        makeCurrent();
+        shutdownGL();
+        doneCurrent();
+    });
+    m_glReady = true;
+    m_generation = ~0ull;
+}
+
+void Viewport::fitScene() {
+    const Snapshot* s = snapshot();
+    if (!s) return;
+    glm::vec3 lo, hi;
+    sceneBounds(*s, m_session.scene(), lo, hi);
+    m_camera.fit(lo, hi);
+    update();
+}
+
+void Viewport::takeSnapshot() {
+    if (!m_session.hasScene()) return;
+    SimLoop& loop = m_session.loop();
+    if (loop.takeNewest()) {
+        const Snapshot& s = loop.snapshot();
+        ++m_snapshotsSeen;
+        if (s.worldGeneration != m_generation) {
+            // A new or reset world: its walls, a fresh history, the camera on it.
+            m_generation = s.worldGeneration;
+            glm::vec3 lo, hi;
+            sceneBounds(s, m_session.scene(), lo, hi);
+            m_renderer.setWalls(m_session.scene().walls, m_session.scene().meshes, lo, hi);
+            aimCamera(s, m_camera);
+            m_camera.fit(lo, hi);
+            m_history.clear();
+            m_panels.fillCount = 0;
+        }
+        for (const StepStats& st : s.recentSteps) m_history.add(st);
+        m_needsUpload = true;
+    }
+    if (m_needsUpload || !sameColouring(m_render, m_uploadedWith)) {
+        m_renderer.upload(loop.snapshot(), m_render);
+        m_uploadedWith = m_render;
+        m_needsUpload = false;
+    }
+}
+
+void Viewport::paintGL() {
+    if (!m_glReady) return;
+    QOpenGLExtraFunctions* gl = context()->extraFunctions();
+    takeSnapshot();
+    const int w = static_cast<int>(std::lround(width() * devicePixelRatioF()));
+    const int h = static_cast<int>(std::lround(height() * devicePixelRatioF()));
+
+    gl->glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
+    gl->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    const Snapshot* s = snapshot();
+    if (s) m_renderer.draw(*s, m_camera, w, h, m_render);
+
+    // A video frame without the panels is read before they are drawn.
+    bool recordingDone = false;
+    if (s && m_recorder.active() && !m_recorder.withPanels())
+        recordingDone = m_recorder.capture(defaultFramebufferObject(), s->sequence, s->time, m_session.loop());
+
+    const qint64 nowNs = m_clock.nsecsElapsed();
+    const float dt = static_cast<float>(std::max<qint64>(nowNs - m_lastFrameNs, 1000)) * 1e-9f;
+    m_lastFrameNs = nowNs;
+    if (s && m_panelsVisible) {
+        for (std::string& text : m_session.takeMessages()) showMessage(m_panels, std::move(text), nowNs * 1e-9);
+        m_imgui.newFrame(static_cast<float>(width()), static_cast<float>(height()),
+                         static_cast<float>(devicePixelRatioF()), dt);
+        drawPanels(m_session, *s, m_history, m_render, m_renderer.meanForce(), m_panels, nowNs * 1e-9);
+        m_imgui.render();
+        setCursor(m_imgui.cursorShape());
+    }
+    if (s && m_recorder.active() && m_recorder.withPanels())
+        recordingDone = m_recorder.capture(defaultFramebufferObject(), s->sequence, s->time, m_session.loop());
+
+    ++m_framesDrawn;
+    if (m_panels.fitRequested) {
+        m_panels.fitRequested = false;
+        fitScene();
+    }
+    if (m_panels.resetRequested) {
+        m_panels.resetRequested = false;
+        if (auto e = m_session.reset()) showMessage(m_panels, "refused: " + *e, nowNs * 1e-9);
+    }
+    if (recordingDone) finishRecording(m_recorder.stop(m_session.loop()));
+    if (m_imgui.hasPendingInput()) update();
+    emit frameDrawn();
+}
+
+std::optional<std::string> Viewport::startRecording(const std::string& path, double fps,
+                                                    double simSeconds, bool withPanels) {
+    if (!m_session.hasScene()) return "no scene is open";
+    if (!m_glReady) return "the viewport is not ready yet";
+    makeCurrent();
+    const int w = static_cast<int>(std::lround(width() * devicePixelRatioF()));
+    const int h = static_cast<int>(std::lround(height() * devicePixelRatioF()));
+    auto error = m_recorder.start(path, w, h, fps, simSeconds, withPanels, m_session.loop());
+    doneCurrent();
+    update();
+    return error;
+}
+
+void Viewport::stopRecording() {
+    if (!m_recorder.active()) return;
+    makeCurrent();
+    finishRecording(m_recorder.stop(m_session.loop()));
+    doneCurrent();
+}
+
+void Viewport::finishRecording(const std::string& error) {
+    emit recordingFinished(QString::fromStdString(m_recorder.path()), QString::fromStdString(error));
+}
+
+bool Viewport::event(QEvent* e) {
+    // ImGui first: a click on a panel must not also turn the camera.
+    // Hidden panels (a video without them) get no input: ImGui would queue it with no frame
+    // to apply it in, and its stale "wants the mouse" would block the camera.
+    if (m_glReady && m_panelsVisible) {
+        const bool taken = m_imgui.handleEvent(e);
+        // A move onto a panel must reach a frame before the click that follows it.
+        if (taken || m_imgui.hasPendingInput()) update();
+        if (taken) return true;
+    }
+    return QOpenGLWidget::event(e);
+}
+
+void Viewport::mousePressEvent(QMouseEvent* e) {
+    m_pressAt = m_lastMouse = e->position().toPoint();
+    m_dragButtons = e->buttons();
+}
+
+void Viewport::mouseMoveEvent(QMouseEvent* e) {
+    const QPoint p = e->position().toPoint();
+    const QPoint d = p - m_lastMouse;
+    m_lastMouse = p;
+    if (e->buttons() == Qt::NoButton) return;
+    const bool pan = (e->buttons() & (Qt::RightButton | Qt::MiddleButton)) ||
+                     (e->modifiers() & Qt::ShiftModifier);
+    if (pan)
+        m_camera.pan(static_cast<float>(d.x()), static_cast<float>(d.y()), static_cast<float>(height()));
+    else
+        m_camera.orbit(static_cast<float>(d.x()), static_cast<float>(d.y()));
+    update();
+}
+
+void Viewport::mouseReleaseEvent(QMouseEvent* e) {
+    // A click that did not drag inspects the particle under the cursor.
+    if (e->button() == Qt::LeftButton && (e->position().toPoint() - m_pressAt).manhattanLength() < 4)
+        pick(e->position().toPoint());
+}
+
+void Viewport::wheelEvent(QWheelEvent* e) {
+    m_camera.zoom(static_cast<float>(e->angleDelta().y()) / 120.0f);
+    update();
+}
+
+void Viewport::keyPressEvent(QKeyEvent* e) {
+    if (!m_session.hasScene()) return QOpenGLWidget::keyPressEvent(e);
+    SimLoop& loop = m_session.loop();
+    switch (e->key()) {
+    case Qt::Key_F: fitScene(); break;
+    case Qt::Key_Space: loop.isPlaying() ? loop.pause() : loop.play(); break;
+    case Qt::Key_N: loop.stepOnce(); break;
+    case Qt::Key_C: m_render.colourMode = static_cast<ColourMode>((static_cast<int>(m_render.colourMode) + 1) % 7); break;
+    case Qt::Key_K: m_render.clip = !m_render.clip; break;
+    case Qt::Key_G: m_render.showForces = !m_render.showForces; break;
+    default: return QOpenGLWidget::keyPressEvent(e);
+    }
+    update();
+}
+
+void Viewport::pick(const QPoint& at) {
+    const Snapshot* s = snapshot();
+    if (!s) return;
+    glm::vec3 origin, dir;
+    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()), static_cast<float>(width()),
+                 static_cast<float>(height()), origin, dir);
+    // Nearest sphere hit along the ray, skipping the ones the clip plane cuts away.
+    float best = std::numeric_limits<float>::max();
+    long hit = -1;
+    for (size_t i = 0; i < s->particleCount(); ++i) {
+        const glm::vec3 c(s->position[3 * i], s->position[3 * i + 1], s->position[3 * i + 2]);
+        if (m_render.clip && glm::dot(glm::vec3(m_render.clipPlane), c) + m_render.clipPlane.w < 0.0f) continue;
+        const float r = s->radius[i] * m_render.radiusScale;
+        const glm::vec3 oc = c - origin;
+        const float b = glm::dot(oc, dir);
+        const float disc = b * b - glm::dot(oc, oc) + r * r;
+        if (disc < 0.0f) continue;
+        const float t = b - std::sqrt(disc);
+        if (t > 0.0f && t < best) {
+            best = t;
+            hit = static_cast<long>(s->id[i]);
+        }
+    }
+    m_panels.pickedId = hit;
+    update();
+}
+
+}  // namespace ndem::app
