@@ -1,12 +1,15 @@
 # Shared by ./run and ./test: install what is missing (Debian packages only), configure, build.
 # shellcheck shell=bash
 
-# Packages the build needs. Qt, Dear ImGui, GLM, Xvfb and ffmpeg join with the desktop app.
+# Packages the build needs: the engine's, then the desktop app's (Qt 6 with its OpenGL widgets,
+# Dear ImGui, GLM), and what its tests run under (a virtual X display, ffmpeg for video).
 NDEM_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
   gnuplot-nox
+  qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev
+  xvfb xauth ffmpeg fonts-dejavu-core
 )
 
 ndem_ensure_packages() {

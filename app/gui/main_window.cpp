@@ -14,7 +14,9 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 namespace ndem::app {
 
@@ -55,13 +57,22 @@ MainWindow::MainWindow(const StudioOptions& options)
             fail("video " + path + ": " + error);
         } else {
             statusBar()->showMessage("video saved: " + path, 8000);
-            if (!m_options.record.empty()) std::printf("ndem-studio: video written to %s\n", qPrintable(path));
+            if (!m_options.record.empty())
+                std::printf("ndem-studio: video written to %s (%dx%d, %ld frames)\n", qPrintable(path),
+                            m_viewport->recorder().width(), m_viewport->recorder().height(),
+                            m_viewport->recorder().framesCaptured());
         }
         if (!m_options.record.empty()) {
             m_unattendedDone = true;
             QTimer::singleShot(0, qApp, &QApplication::quit);
         }
     });
+    RenderOptions& render = m_viewport->renderOptions();
+    render.showForces = options.forces;
+    if (options.forces) render.radiusScale = 0.35f;
+    render.clip = options.clip;
+    for (size_t k = 0; k < kColourModeKeys.size(); ++k)
+        if (options.colour == kColourModeKeys[k]) render.colourMode = static_cast<ColourMode>(k);
     if (!m_options.plotsOpen.empty()) {
         PanelState& p = m_viewport->panels();
         const std::string& n = m_options.plotsOpen;
@@ -240,6 +251,7 @@ void MainWindow::onFrame() {
                         qPrintable(path), static_cast<unsigned long long>(v.framesDrawn()),
                         static_cast<unsigned long long>(v.snapshotsSeen()), v.snapshot()->time);
         }
+        if (m_options.timing) printFrameTimes();
         QTimer::singleShot(0, qApp, &QApplication::quit);
         return;
     }
@@ -253,6 +265,19 @@ void MainWindow::onFrame() {
             fail(QString::fromStdString(*e));
         }
     }
+}
+
+void MainWindow::printFrameTimes() const {
+    // The first frames compile shaders and build the font atlas: leave out the first fifth.
+    std::vector<float> ms = m_viewport->frameIntervals();
+    ms.erase(ms.begin(), ms.begin() + static_cast<long>(ms.size() / 5));
+    if (ms.empty()) return;
+    double sum = 0.0;
+    for (float x : ms) sum += x;
+    std::sort(ms.begin(), ms.end());
+    std::printf("ndem-studio: frame time mean %.1f ms, p95 %.1f ms over %zu frames, %zu particles\n",
+                sum / static_cast<double>(ms.size()), ms[ms.size() * 95 / 100], ms.size(),
+                m_viewport->snapshot() ? m_viewport->snapshot()->particleCount() : 0);
 }
 
 void MainWindow::updateStatus() {

@@ -33,6 +33,7 @@ protected:
 private:
     void buildMenus();
     void updateStatus();
+    void printFrameTimes() const;
     void onFrame();
     void fail(const QString& text);
     void openDialog();

@@ -26,9 +26,12 @@ void placeNext(float x, float y, float w, float h) {
     ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
 }
 
-/// Begins a panel whose widgets leave room for their labels (the keys are long).
-bool beginPanel(const char* name, bool* open) {
+/// Begins a panel whose widgets leave room for their labels (the keys are long), and notes
+/// where it is (the camera frames the scene in the space the panels leave free).
+bool beginPanel(const char* name, bool* open, PanelState& state) {
     const bool visible = ImGui::Begin(name, open);
+    const ImVec2 p = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    state.panelRects[name] = {p.x, p.y, p.x + size.x, p.y + size.y};
     ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.42f);
     return visible;
 }
@@ -72,7 +75,7 @@ Extent measureExtent(const Snapshot& s) {
 
 void simulationPanel(Session& session, const Snapshot& s, PanelState& state, double now) {
     placeNext(10, 10, 330, 330);
-    if (!beginPanel("Simulation", &state.simulation)) return endPanel();
+    if (!beginPanel("Simulation", &state.simulation, state)) return endPanel();
     SimLoop& loop = session.loop();
     const bool playing = loop.isPlaying();
     if (ImGui::Button(playing ? "Pause" : "Play", ImVec2(70, 0))) playing ? loop.pause() : loop.play();
@@ -87,7 +90,7 @@ void simulationPanel(Session& session, const Snapshot& s, PanelState& state, dou
         loop.setStepsPerFrame(state.stepsPerFrame);
 
     StepSettings edit = s.settings;
-    SettingWidgets widgets{{"mode", "timeStep", "contact.law", "gravity"}};
+    SettingWidgets widgets{{"mode", "timeStep", "contact.law", "gravity"}, &state.itemRects};
     visitSettings(edit, widgets);
     if (widgets.changed) refuseOrApply(state, session.applySettings(edit), now);
 
@@ -102,8 +105,8 @@ void simulationPanel(Session& session, const Snapshot& s, PanelState& state, dou
 }
 
 void solverPanel(Session& session, const Snapshot& s, PanelState& state, double now) {
-    placeNext(10, 350, 330, 440);
-    if (!beginPanel("Solver", &state.solver)) return endPanel();
+    placeNext(10, 350, 330, std::max(200.0f, ImGui::GetIO().DisplaySize.y - 360.0f));
+    if (!beginPanel("Solver", &state.solver, state)) return endPanel();
     StepSettings edit = s.settings;
     bool changed = ImGui::SliderInt("iterations N_it", &edit.iterations, 1, 2000, "%d",
                                     ImGuiSliderFlags_Logarithmic);
@@ -121,7 +124,7 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
     ImGui::Text("last step: %d sweeps, residual %.3g m/s, <eps> %.4f", s.stats.iterations,
                 s.stats.residual, s.stats.meanOverlap);
     ImGui::Separator();
-    SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}};
+    SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}, &state.itemRects};
     visitSettings(edit, widgets);
     if (changed || widgets.changed) refuseOrApply(state, session.applySettings(edit), now);
     endPanel();
@@ -129,14 +132,14 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
 
 void materialPanel(Session& session, const Snapshot& s, PanelState& state, double now) {
     placeNext(350, 10, 340, 260);
-    if (!beginPanel("Material", &state.material)) return endPanel();
+    if (!beginPanel("Material", &state.material, state)) return endPanel();
     if (s.materials.empty()) return endPanel();
     state.materialIndex = std::clamp(state.materialIndex, 0, static_cast<int>(s.materials.size()) - 1);
     std::vector<const char*> names;
     for (const Material& m : s.materials) names.push_back(m.name.c_str());
     ImGui::Combo("material", &state.materialIndex, names.data(), static_cast<int>(names.size()));
     Material edit = s.materials[static_cast<size_t>(state.materialIndex)];
-    SettingWidgets widgets{{}};
+    SettingWidgets widgets{{}, &state.itemRects};
     visitMaterialProperties(edit, widgets);
     ImGui::TextDisabled("density %.0f kg/m^3 (fixed while running)", edit.density);
     if (widgets.changed)
@@ -146,7 +149,7 @@ void materialPanel(Session& session, const Snapshot& s, PanelState& state, doubl
 
 void scenePanel(Session& session, const Snapshot& s, PanelState& state, double now) {
     placeNext(350, 280, 340, 320);
-    if (!beginPanel("Scene", &state.scene)) return endPanel();
+    if (!beginPanel("Scene", &state.scene, state)) return endPanel();
     const Scene& scene = session.scene();
     ImGui::TextWrapped("%s: %s", scene.name.c_str(), scene.description.c_str());
     ImGui::Separator();
@@ -210,8 +213,8 @@ void colourLegend(const RenderOptions& r) {
 }
 
 void displayPanel(RenderOptions& r, float meanForce, PanelState& state) {
-    placeNext(700, 10, 320, 380);
-    if (!beginPanel("Display", &state.display)) return endPanel();
+    placeNext(ImGui::GetIO().DisplaySize.x - 430.0f, 440, 420, 330);
+    if (!beginPanel("Display", &state.display, state)) return endPanel();
     int mode = static_cast<int>(r.colourMode);
     if (ImGui::Combo("colour", &mode, kColourModeNames.data(), static_cast<int>(kColourModeNames.size())))
         r.colourMode = static_cast<ColourMode>(mode);
@@ -245,8 +248,8 @@ void displayPanel(RenderOptions& r, float meanForce, PanelState& state) {
 }
 
 void plotsPanel(const Snapshot& s, const PlotHistory& h, PanelState& state) {
-    placeNext(1030, 10, 420, 420);
-    if (!beginPanel("Plots", &state.plots)) return endPanel();
+    placeNext(ImGui::GetIO().DisplaySize.x - 430.0f, 10, 420, 420);
+    if (!beginPanel("Plots", &state.plots, state)) return endPanel();
     if (ImGui::BeginTabBar("plots")) {
         if (ImGui::BeginTabItem("Wall pressure")) {
             const WallPressureProfile& p = s.wallPressure;
@@ -306,9 +309,9 @@ void plotsPanel(const Snapshot& s, const PlotHistory& h, PanelState& state) {
 
 void inspectorPanel(const Snapshot& s, PanelState& state) {
     if (state.pickedId < 0) return;
-    placeNext(700, 400, 320, 260);
+    placeNext(350, ImGui::GetIO().DisplaySize.y - 270.0f, 320, 260);
     bool open = true;
-    if (!beginPanel("Particle", &open)) return endPanel();
+    if (!beginPanel("Particle", &open, state)) return endPanel();
     if (!open) state.pickedId = -1;
     size_t i = s.particleCount();
     for (size_t k = 0; k < s.particleCount(); ++k)
@@ -346,6 +349,7 @@ void showMessage(PanelState& state, std::string message, double now) {
 
 void drawPanels(Session& session, const Snapshot& s, const PlotHistory& history,
                 RenderOptions& render, float meanForce, PanelState& state, double now) {
+    state.panelRects.clear();
     if (state.simulation) simulationPanel(session, s, state, now);
     if (state.solver) solverPanel(session, s, state, now);
     if (state.material) materialPanel(session, s, state, now);

@@ -6,6 +6,8 @@
 #include "gui/session.hpp"
 #include "render/scene_renderer.hpp"
 
+#include <array>
+#include <map>
 #include <string>
 
 namespace ndem::app {
@@ -26,7 +28,9 @@ struct PanelState {
     int fillCount = 0;                ///< particle count the scene panel offers (0: the scene's)
     int clipAxis = 1;                 ///< clip plane normal: x, y, z
     float clipOffset = 0.0f;          ///< (m) along that axis
-    bool clipFlip = false;
+    std::map<std::string, std::array<float, 4>> itemRects;  ///< setting widgets on screen (px)
+    std::map<std::string, std::array<float, 4>> panelRects; ///< open panels on screen (px)
+    bool clipFlip = true;             ///< keep the side away from the default camera
 };
 
 /// Draws every open panel for snapshot `s` (between ImGuiLayer::newFrame and render).

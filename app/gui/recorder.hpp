@@ -34,6 +34,8 @@ public:
     long framesCaptured() const { return m_captured; }
     long framesTotal() const { return m_total; }
     const std::string& path() const { return m_path; }
+    int width() const { return m_width; }
+    int height() const { return m_height; }
 
 private:
     void pushCollected(bool wait);

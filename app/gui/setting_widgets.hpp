@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 
 namespace ndem::app {
@@ -18,7 +19,17 @@ namespace ndem::app {
 /// a value never sends half of it); a tooltip gives the meaning, unit and valid range.
 struct SettingWidgets {
     std::initializer_list<const char*> prefixes;
+    /// Where each drawn widget is on screen (logical px: x0, y0, x1, y1), by key: the input
+    /// tests click them, and a guided tour could point at them.
+    std::map<std::string, std::array<float, 4>>* rects = nullptr;
     bool changed = false;
+
+    void note(const SettingInfo& info) {
+        tooltip(info);
+        if (!rects) return;
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        (*rects)[info.key] = {a.x, a.y, b.x, b.y};
+    }
 
     bool wanted(const char* key) const {
         if (prefixes.size() == 0) return true;
@@ -43,24 +54,24 @@ struct SettingWidgets {
         if (!wanted(info.key)) return;
         changed |= ImGui::InputDouble(label(info).c_str(), &v, 0.0, 0.0, "%.6g",
                                       ImGuiInputTextFlags_EnterReturnsTrue);
-        tooltip(info);
+        note(info);
     }
     void operator()(const SettingInfo& info, int& v) {
         if (!wanted(info.key)) return;
         changed |= ImGui::InputInt(label(info).c_str(), &v, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue);
-        tooltip(info);
+        note(info);
     }
     void operator()(const SettingInfo& info, bool& v) {
         if (!wanted(info.key)) return;
         changed |= ImGui::Checkbox(label(info).c_str(), &v);
-        tooltip(info);
+        note(info);
     }
     void operator()(const SettingInfo& info, Vec3& v) {
         if (!wanted(info.key)) return;
         changed |= ImGui::InputScalarN(label(info).c_str(), ImGuiDataType_Double, v.data(), 3,
                                        nullptr, nullptr, "%.4g",
                                        ImGuiInputTextFlags_EnterReturnsTrue);
-        tooltip(info);
+        note(info);
     }
     template <class E, size_t N>
     void operator()(const SettingInfo& info, E& v, const std::array<const char*, N>& names) {
@@ -70,7 +81,7 @@ struct SettingWidgets {
             v = static_cast<E>(i);
             changed = true;
         }
-        tooltip(info);
+        note(info);
     }
 };
 

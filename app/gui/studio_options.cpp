@@ -1,5 +1,7 @@
 #include "gui/studio_options.hpp"
 
+#include "render/colour_modes.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -18,6 +20,10 @@ Opens SCENE (default assets/scenes/silo-9d.json) in the NDEM Studio window and p
   --with-panels          keep the ImGui panels in the video (left out by default)
   --panel NAME           open a panel at start: simulation, solver, material, scene, plots,
                          display
+  --colour MODE          colour the particles by: speed, co-rotation, height, contacts,
+                         pressure, aggregate, id
+  --forces               show the force network     --clip   cut the scene open (clip plane)
+  --timing               print the mean and 95th percentile frame time when quitting
   --help, --version
 Without a display, run it under a virtual one:  xvfb-run -a ndem-studio
 )";
@@ -71,6 +77,17 @@ std::optional<std::string> parseStudioOptions(const std::vector<std::string>& ar
             out.paused = true;
         } else if (a == "--with-panels") {
             out.withPanels = true;
+        } else if (a == "--forces") {
+            out.forces = true;
+        } else if (a == "--clip") {
+            out.clip = true;
+        } else if (a == "--timing") {
+            out.timing = true;
+        } else if (a == "--colour" || a == "--color") {
+            if (auto e = value(out.colour)) return e;
+            bool known = false;
+            for (const char* m : kColourModeKeys) known = known || out.colour == m;
+            if (!known) return "--colour: unknown mode '" + out.colour + "'";
         } else if (a == "--set") {
             if (auto e = value(v)) return e;
             Expected<Override> o = parseOverride(v);

@@ -21,6 +21,10 @@ struct StudioOptions {
     bool paused = false;               ///< --paused: open without playing
     int width = 1280, height = 800;    ///< --size WxH of the window
     std::string plotsOpen;             ///< --panel NAME: a panel to open at start (tests, docs)
+    std::string colour;                ///< --colour MODE (a kColourModeNames entry)
+    bool forces = false;               ///< --forces: show the force network
+    bool clip = false;                 ///< --clip: cut the scene open with the clip plane
+    bool timing = false;               ///< --timing: print frame times when quitting
     bool help = false;
     bool version = false;
 };

@@ -25,6 +25,19 @@ void sceneBounds(const Snapshot& s, const Scene& scene, glm::vec3& lo, glm::vec3
         lo = glm::min(lo, q);
         hi = glm::max(hi, q);
     };
+    float top = -std::numeric_limits<float>::max(), bottom = -top;
+    for (size_t i = 0; i < s.particleCount(); ++i) {
+        top = std::max(top, s.position[3 * i + 2] + s.radius[i]);
+        bottom = std::min(bottom, s.position[3 * i + 2] - s.radius[i]);
+    }
+    // A tall silo filled to a third is framed on its grains, not on its empty top; a turning
+    // drum is framed whole.
+    const float ceiling = top > bottom ? top + 0.3f * (top - bottom) : std::numeric_limits<float>::max();
+    auto addWall = [&](const Wall& w, const Vec3& p) {
+        Vec3 q = p;
+        if (w.angularVelocity.isZero()) q.z() = std::min(q.z(), static_cast<double>(ceiling));
+        add(q);
+    };
     for (size_t i = 0; i < s.particleCount(); ++i)
         add(Vec3(s.position[3 * i], s.position[3 * i + 1], s.position[3 * i + 2]));
     for (const Wall& w : s.walls) {
@@ -33,16 +46,16 @@ void sceneBounds(const Snapshot& s, const Scene& scene, glm::vec3& lo, glm::vec3
             for (double z : {0.0, w.height})
                 for (int k = 0; k < 8; ++k) {
                     const double a = k * 0.785398;
-                    add(w.toWorld(Vec3(w.radius * std::cos(a), w.radius * std::sin(a), z)));
+                    addWall(w, w.toWorld(Vec3(w.radius * std::cos(a), w.radius * std::sin(a), z)));
                 }
         } else if (w.shape == WallShape::Box) {
             for (int k = 0; k < 8; ++k)
-                add(w.toWorld(Vec3((k & 1) ? w.halfExtents.x() : -w.halfExtents.x(),
+                addWall(w, w.toWorld(Vec3((k & 1) ? w.halfExtents.x() : -w.halfExtents.x(),
                                    (k & 2) ? w.halfExtents.y() : -w.halfExtents.y(),
                                    (k & 4) ? w.halfExtents.z() : -w.halfExtents.z())));
         } else if (w.shape == WallShape::Mesh && w.mesh >= 0 &&
                    w.mesh < static_cast<int>(scene.meshes.size())) {
-            for (const Vec3& v : scene.meshes[static_cast<size_t>(w.mesh)].vertices) add(w.toWorld(v));
+            for (const Vec3& v : scene.meshes[static_cast<size_t>(w.mesh)].vertices) addWall(w, w.toWorld(v));
         }
     }
     // Emitters bring the grains later: their boxes belong to the scene from the start.
@@ -136,7 +149,20 @@ void Viewport::fitScene() {
     if (!s) return;
     glm::vec3 lo, hi;
     sceneBounds(*s, m_session.scene(), lo, hi);
-    m_camera.fit(lo, hi);
+    // The free band between the panels docked at the left and at the right edge.
+    const float w = static_cast<float>(std::max(width(), 1));
+    float left = 0.0f, right = w;
+    if (m_panelsVisible)
+        for (const auto& [name, r] : m_panels.panelRects) {
+            if (r[3] - r[1] < 0.25f * static_cast<float>(height())) continue;  // short: ignore
+            if (0.5f * (r[0] + r[2]) < 0.5f * w)
+                left = std::max(left, r[2]);
+            else
+                right = std::min(right, r[0]);
+        }
+    if (right - left < 0.3f * w) left = 0.0f, right = w;  // too narrow: use the whole view
+    const float aspect = w / static_cast<float>(std::max(height(), 1));
+    m_camera.fit(lo, hi, aspect, 2.0f * left / w - 1.0f, 2.0f * right / w - 1.0f);
     update();
 }
 
@@ -153,7 +179,8 @@ void Viewport::takeSnapshot() {
             sceneBounds(s, m_session.scene(), lo, hi);
             m_renderer.setWalls(m_session.scene().walls, m_session.scene().meshes, lo, hi);
             aimCamera(s, m_camera);
-            m_camera.fit(lo, hi);
+            // Framed after this frame's panels are laid out: the scene goes between them.
+            m_fitPending = true;
             m_history.clear();
             m_panels.fillCount = 0;
         }
@@ -186,6 +213,7 @@ void Viewport::paintGL() {
 
     const qint64 nowNs = m_clock.nsecsElapsed();
     const float dt = static_cast<float>(std::max<qint64>(nowNs - m_lastFrameNs, 1000)) * 1e-9f;
+    if (m_framesDrawn > 0) m_frameMs.push_back(dt * 1e3f);
     m_lastFrameNs = nowNs;
     if (s && m_panelsVisible) {
         for (std::string& text : m_session.takeMessages()) showMessage(m_panels, std::move(text), nowNs * 1e-9);
@@ -199,8 +227,8 @@ void Viewport::paintGL() {
         recordingDone = m_recorder.capture(defaultFramebufferObject(), s->sequence, s->time, m_session.loop());
 
     ++m_framesDrawn;
-    if (m_panels.fitRequested) {
-        m_panels.fitRequested = false;
+    if (m_panels.fitRequested || m_fitPending) {
+        m_panels.fitRequested = m_fitPending = false;
         fitScene();
     }
     if (m_panels.resetRequested) {
@@ -241,24 +269,49 @@ bool Viewport::event(QEvent* e) {
     // Hidden panels (a video without them) get no input: ImGui would queue it with no frame
     // to apply it in, and its stale "wants the mouse" would block the camera.
     if (m_glReady && m_panelsVisible) {
-        const bool taken = m_imgui.handleEvent(e);
+        bool taken = m_imgui.handleEvent(e);
         // A move onto a panel must reach a frame before the click that follows it.
         if (taken || m_imgui.hasPendingInput()) update();
+        // ImGui's "wants the mouse" is a frame old; where the pointer is now decides between
+        // panel and camera for presses and wheels, and a camera drag keeps its moves.
+        switch (e->type()) {
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonDblClick:
+            taken = overPanel(static_cast<QMouseEvent*>(e)->position().toPoint());
+            break;
+        case QEvent::Wheel:
+            taken = overPanel(static_cast<QWheelEvent*>(e)->position().toPoint());
+            break;
+        case QEvent::MouseMove:
+        case QEvent::MouseButtonRelease:
+            taken = taken && !m_cameraDrag;
+            break;
+        default: break;
+        }
         if (taken) return true;
     }
     return QOpenGLWidget::event(e);
 }
 
+bool Viewport::overPanel(const QPoint& p) const {
+    if (!m_panelsVisible) return false;
+    for (const auto& [name, r] : m_panels.panelRects)
+        if (p.x() >= r[0] && p.x() <= r[2] && p.y() >= r[1] && p.y() <= r[3]) return true;
+    return false;
+}
+
 void Viewport::mousePressEvent(QMouseEvent* e) {
     m_pressAt = m_lastMouse = e->position().toPoint();
-    m_dragButtons = e->buttons();
+    // ImGui's "wants the mouse" is a frame old: a press that lands on a panel before a frame
+    // saw the pointer there must still not turn the camera.
+    m_cameraDrag = !overPanel(m_pressAt);
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
     const QPoint p = e->position().toPoint();
     const QPoint d = p - m_lastMouse;
     m_lastMouse = p;
-    if (e->buttons() == Qt::NoButton) return;
+    if (e->buttons() == Qt::NoButton || !m_cameraDrag) return;
     const bool pan = (e->buttons() & (Qt::RightButton | Qt::MiddleButton)) ||
                      (e->modifiers() & Qt::ShiftModifier);
     if (pan)
@@ -270,8 +323,10 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
 
 void Viewport::mouseReleaseEvent(QMouseEvent* e) {
     // A click that did not drag inspects the particle under the cursor.
-    if (e->button() == Qt::LeftButton && (e->position().toPoint() - m_pressAt).manhattanLength() < 4)
+    if (m_cameraDrag && e->button() == Qt::LeftButton &&
+        (e->position().toPoint() - m_pressAt).manhattanLength() < 4)
         pick(e->position().toPoint());
+    m_cameraDrag = false;
 }
 
 void Viewport::wheelEvent(QWheelEvent* e) {

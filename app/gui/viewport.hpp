@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ndem::app {
 
@@ -33,6 +34,7 @@ public:
     void notifyPublished();
 
     RenderOptions& renderOptions() { return m_render; }
+    const OrbitCamera& camera() const { return m_camera; }
     PanelState& panels() { return m_panels; }
     const Snapshot* snapshot() const;
     const PlotHistory& history() const { return m_history; }
@@ -45,6 +47,8 @@ public:
     const Recorder& recorder() const { return m_recorder; }
 
     std::uint64_t framesDrawn() const { return m_framesDrawn; }
+    /// Milliseconds between consecutive paints (the frame time while drawing continuously).
+    const std::vector<float>& frameIntervals() const { return m_frameMs; }
     /// Snapshots taken over by the viewport (new sequences seen).
     std::uint64_t snapshotsSeen() const { return m_snapshotsSeen; }
     /// Panels shown this frame: false for the video unless asked.
@@ -69,6 +73,7 @@ protected:
 private:
     void takeSnapshot();
     void pick(const QPoint& at);
+    bool overPanel(const QPoint& p) const;
     void shutdownGL();
     void finishRecording(const std::string& error);
 
@@ -83,6 +88,7 @@ private:
     Recorder m_recorder;
     QElapsedTimer m_clock;
     qint64 m_lastFrameNs = 0;
+    std::vector<float> m_frameMs;
     std::uint64_t m_sequence = 0;     ///< of the uploaded snapshot
     std::uint64_t m_generation = ~0ull;
     std::uint64_t m_framesDrawn = 0, m_snapshotsSeen = 0;
@@ -90,8 +96,9 @@ private:
     bool m_glReady = false;
     bool m_panelsVisible = true;
     bool m_needsUpload = true;
+    bool m_fitPending = false;
     QPoint m_pressAt, m_lastMouse;
-    Qt::MouseButtons m_dragButtons;
+    bool m_cameraDrag = false;  ///< the button went down outside the panels
 };
 
 }  // namespace ndem::app

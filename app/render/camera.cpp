@@ -7,11 +7,16 @@
 
 namespace ndem::app {
 
-void OrbitCamera::fit(const glm::vec3& lo, const glm::vec3& hi) {
+void OrbitCamera::fit(const glm::vec3& lo, const glm::vec3& hi, float aspect, float left,
+                      float right) {
     target = 0.5f * (lo + hi);
     sceneRadius = std::max(0.5f * glm::length(hi - lo), 1e-4f);
-    // The bounding sphere fills the smaller field of view with a little margin.
-    distance = 1.15f * sceneRadius / std::sin(0.5f * fovY);
+    shiftX = 0.5f * (left + right);
+    // The bounding sphere fills the narrower of the free width and the height, with a margin.
+    const float tanV = std::tan(0.5f * fovY);
+    const float tanH = tanV * std::max(aspect, 1e-3f) * 0.5f * (right - left);
+    const float half = std::atan(std::min(tanV, tanH));
+    distance = 1.1f * sceneRadius / std::sin(half);
 }
 
 void OrbitCamera::orbit(float dx, float dy) {
@@ -45,7 +50,9 @@ glm::mat4 OrbitCamera::projection(float aspect) const {
     // Near and far planes bracket the scene around the target so depth precision goes there.
     const float nearPlane = std::max(1e-3f * sceneRadius, distance - 4.0f * sceneRadius);
     const float farPlane = distance + 4.0f * sceneRadius;
-    return glm::perspective(fovY, std::max(aspect, 1e-3f), nearPlane, farPlane);
+    // Clip-space translation: x/w moves by shiftX, so the image slides without turning.
+    const glm::mat4 shift = glm::translate(glm::mat4(1.0f), glm::vec3(shiftX, 0.0f, 0.0f));
+    return shift * glm::perspective(fovY, std::max(aspect, 1e-3f), nearPlane, farPlane);
 }
 
 void OrbitCamera::ray(float x, float y, float width, float height, glm::vec3& origin,

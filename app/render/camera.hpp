@@ -8,8 +8,11 @@ namespace ndem::app {
 /// Z-up orbit camera. Angles in radians; distance and target in metres (the scene's units).
 class OrbitCamera {
 public:
-    /// Looks at the box [lo, hi] from the default direction, far enough to see all of it.
-    void fit(const glm::vec3& lo, const glm::vec3& hi);
+    /// Looks at the box [lo, hi] from the current direction, far enough to see all of it in
+    /// the part of the viewport between NDC x = left and right (the rest is under panels), and
+    /// shifts the image so the box is centred there.
+    void fit(const glm::vec3& lo, const glm::vec3& hi, float aspect, float left = -1.0f,
+             float right = 1.0f);
     /// Drag by (dx, dy) pixels: yaw about z, pitch clamped short of the poles.
     void orbit(float dx, float dy);
     /// Drag by (dx, dy) pixels in a viewport `height` pixels high: the target follows the cursor.
@@ -29,6 +32,7 @@ public:
     float distance = 1.0f;
     glm::vec3 target{0.0f};
     float sceneRadius = 1.0f;  ///< bounds the near/far planes
+    float shiftX = 0.0f;       ///< lens shift (NDC x): the target's place on screen
 };
 
 }  // namespace ndem::app

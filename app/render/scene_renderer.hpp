@@ -27,7 +27,7 @@ struct RenderOptions {
     bool showForces = false;
     float forceThreshold = 0.5f;   ///< edges below this fraction of the mean force are hidden
     bool clip = false;
-    glm::vec4 clipPlane{0, -1, 0, 0};  ///< world: dot(n, x) + d >= 0 is kept
+    glm::vec4 clipPlane{0, 1, 0, 0};   ///< world: dot(n, x) + d >= 0 is kept (the far half)
 };
 
 /// All GL state of the viewport's scene. Every function needs the widget's context current.

@@ -1,0 +1,44 @@
+// The ndem-studio command line: what it accepts and the one-line errors it gives.
+#include "gui/studio_options.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ndem::app {
+namespace {
+
+TEST(StudioOptions, ReadsSceneOverridesAndTheUnattendedModes) {
+    StudioOptions o;
+    ASSERT_FALSE(parseStudioOptions({"a.json", "--set", "solver.iterations=50", "--record", "v.mp4",
+                                     "--sim-seconds", "1.5", "--fps", "25", "--size", "800x600",
+                                     "--colour", "pressure", "--forces"},
+                                    o));
+    EXPECT_EQ(o.scene, "a.json");
+    ASSERT_EQ(o.overrides.size(), 1u);
+    EXPECT_EQ(o.overrides[0].key, "solver.iterations");
+    EXPECT_EQ(o.record, "v.mp4");
+    EXPECT_DOUBLE_EQ(o.simSeconds, 1.5);
+    EXPECT_DOUBLE_EQ(o.videoFps, 25.0);
+    EXPECT_EQ(o.width, 800);
+    EXPECT_EQ(o.height, 600);
+    EXPECT_EQ(o.colour, "pressure");
+    EXPECT_TRUE(o.forces);
+}
+
+TEST(StudioOptions, RefusesBadValuesNamingFlagAndValue) {
+    auto error = [](std::vector<std::string> args) {
+        StudioOptions o;
+        return parseStudioOptions(args, o).value_or("");
+    };
+    EXPECT_EQ(error({"--frames", "x"}), "--frames: expected a whole number >= 1 (got 'x')");
+    EXPECT_EQ(error({"--screenshot", "a.jpg"}), "--screenshot: expected a .png file name (got 'a.jpg')");
+    EXPECT_EQ(error({"--sim-seconds", "-1"}), "--sim-seconds: expected a time > 0 in seconds (got '-1')");
+    EXPECT_EQ(error({"--size", "10x10"}), "--size: expected WxH with 64 <= W, H <= 8192 (got '10x10')");
+    EXPECT_EQ(error({"--colour", "blue"}), "--colour: unknown mode 'blue'");
+    EXPECT_EQ(error({"--record"}), "--record: needs a value");
+    EXPECT_EQ(error({"--bogus"}), "unknown option '--bogus' (try --help)");
+    EXPECT_EQ(error({"a.json", "b.json"}), "unexpected argument 'b.json': only one scene file");
+    EXPECT_EQ(error({"--screenshot", "a.png", "--record", "b.mp4"}), "--screenshot and --record: choose one");
+}
+
+}  // namespace
+}  // namespace ndem::app
