@@ -97,9 +97,8 @@ bool MainWindow::openScene(const QString& path, const std::vector<Override>& ove
     }
     setWindowTitle("NDEM Studio – " + QFileInfo(path).fileName());
     addRecent(QFileInfo(path).absoluteFilePath());
-    if (!m_options.paused || unattended(m_options)) {
-        if (m_options.record.empty()) m_session.loop().play();
-    }
+    // A video starts the sim itself, paced to its frames.
+    if (!m_options.paused && m_options.record.empty()) m_session.loop().play();
     return true;
 }
 

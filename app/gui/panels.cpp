@@ -254,7 +254,7 @@ void plotsPanel(const Snapshot& s, const PlotHistory& h, PanelState& state) {
         if (ImGui::BeginTabItem("Wall pressure")) {
             const WallPressureProfile& p = s.wallPressure;
             if (p.wall.empty()) {
-                ImGui::TextWrapped("This scene has no cylinder wall (the silo's Janssen plot).");
+                ImGui::TextWrapped("No silo in this scene: the Janssen plot needs an upright cylinder wall that stands still.");
             } else {
                 const int n = static_cast<int>(p.depth.size());
                 const PlotSeries series[] = {
