@@ -61,6 +61,7 @@ MainWindow::MainWindow(const StudioOptions& options)
                 std::printf("ndem-studio: video written to %s (%dx%d, %ld frames)\n", qPrintable(path),
                             m_viewport->recorder().width(), m_viewport->recorder().height(),
                             m_viewport->recorder().framesCaptured());
+            std::fflush(stdout);
         }
         if (!m_options.record.empty()) {
             m_unattendedDone = true;
@@ -249,6 +250,7 @@ void MainWindow::onFrame() {
             std::printf("ndem-studio: screenshot %s after %llu frames, %llu snapshots, t = %.4f s\n",
                         qPrintable(path), static_cast<unsigned long long>(v.framesDrawn()),
                         static_cast<unsigned long long>(v.snapshotsSeen()), v.snapshot()->time);
+            std::fflush(stdout);
         }
         if (m_options.timing) printFrameTimes();
         QTimer::singleShot(0, qApp, &QApplication::quit);

@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
 #include <QPoint>
+#include <QSocketNotifier>
 
 #include <atomic>
 #include <cstdint>
@@ -30,7 +31,7 @@ public:
     explicit Viewport(Session& session, QWidget* parent = nullptr);
     ~Viewport() override;
 
-    /// Thread-safe: posts one update() unless one is already queued (sim thread callback).
+    /// Thread-safe (the sim thread's callback): queues one update() unless one is queued.
     void notifyPublished();
 
     RenderOptions& renderOptions() { return m_render; }
@@ -70,6 +71,9 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
+private slots:
+    void wake();
+
 private:
     void takeSnapshot();
     void pick(const QPoint& at);
@@ -93,6 +97,8 @@ private:
     std::uint64_t m_generation = ~0ull;
     std::uint64_t m_framesDrawn = 0, m_snapshotsSeen = 0;
     std::atomic<bool> m_updateQueued{false};
+    int m_wakeFd = -1;                         ///< eventfd the sim thread writes per publish
+    QSocketNotifier* m_wakeNotifier = nullptr;
     bool m_glReady = false;
     bool m_panelsVisible = true;
     bool m_needsUpload = true;
