@@ -168,6 +168,12 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
                 fmt("%.0f%%", 100 * p.solve / total).c_str(),
                 fmt("%.0f%%", 100 * p.integrate / total).c_str(),
                 fmt("%.0f%%", 100 * p.measure / total).c_str());
+    if (s.reduction.enabled)
+        std::printf("  model reduction h = 1 - N~/N final %.3f · mean %.3f · %d aggregates, %d members"
+                    " · merge/split %s of the step time\n",
+                    rec.reductionLevel.last, rec.reductionLevel.mean(),
+                    static_cast<int>(rec.aggregates.last), static_cast<int>(rec.members.last),
+                    fmt("%.0f%%", 100 * p.reduce / total).c_str());
     for (const auto& m : world.measurements()) {
         const MeasurementResult r = m->result();
         std::printf("  %-13s %s\n", r.name.c_str(), r.headline.c_str());

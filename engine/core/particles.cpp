@@ -21,6 +21,7 @@ Index ParticleStore::add(const ParticleSpec& s, double density) {
     material.push_back(s.material);
     flags.push_back(s.flags);
     id.push_back(m_nextId);
+    aggregate.push_back(-1);
     const Index index = static_cast<Index>(position.size() - 1);
     m_indexOfId.push_back(index);
     ++m_nextId;
@@ -39,6 +40,7 @@ void ParticleStore::reserve(size_t n) {
     material.reserve(n);
     flags.reserve(n);
     id.reserve(n);
+    aggregate.reserve(n);
     m_indexOfId.reserve(n);
 }
 
@@ -75,6 +77,7 @@ void ParticleStore::remove(Index i) {
     swapRemove(material, k);
     swapRemove(flags, k);
     swapRemove(id, k);
+    swapRemove(aggregate, k);
     m_indexOfId[gone] = -1;
     if (k < id.size()) m_indexOfId[id[k]] = i;
 }
@@ -91,6 +94,7 @@ void ParticleStore::permute(const std::vector<Index>& order) {
     applyOrder(material, order);
     applyOrder(flags, order);
     applyOrder(id, order);
+    applyOrder(aggregate, order);
     for (size_t i = 0; i < id.size(); ++i) m_indexOfId[id[i]] = static_cast<Index>(i);
 }
 

@@ -42,6 +42,7 @@ public:
     std::vector<MaterialId> material;    ///< index into the MaterialTable
     std::vector<std::uint8_t> flags;     ///< ParticleFlag bits
     std::vector<std::uint32_t> id;       ///< stable identity (creation order)
+    std::vector<std::int32_t> aggregate; ///< rigid aggregate the particle co-moves with, -1 free
 
     size_t size() const { return position.size(); }
     bool empty() const { return position.empty(); }

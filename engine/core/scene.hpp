@@ -1,6 +1,8 @@
 // Everything that defines a simulation before it starts: what a scene file describes.
 #pragma once
 
+#include "reduce/split_sensor.hpp"
+
 #include "core/emitter.hpp"
 #include "core/material.hpp"
 #include "core/particles.hpp"
@@ -49,6 +51,7 @@ struct Scene {
     std::vector<ParticleSpec> particles;
     std::vector<EmitterSpec> emitters;
     std::vector<SinkSpec> sinks;
+    std::vector<SplitSensor> sensors;       ///< model reduction's split sensors
     double duration = 1.0;                  ///< default simulated time of `ndem run` (s)
     std::vector<MeasurementRequest> measurements;
 };

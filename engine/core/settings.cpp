@@ -55,6 +55,9 @@ struct RangeCheck {
 std::optional<Error> validate(const StepSettings& s) {
     RangeCheck check{"settings.", std::nullopt};
     visitSettings(s, check);
+    if (!check.error && s.reduction.enabled && s.mode == StepMode::Smooth)
+        return Error{"settings.reduction.enabled: model reduction needs mode semi-smooth or "
+                     "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};
     return check.error;
 }
 

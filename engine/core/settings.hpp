@@ -57,6 +57,30 @@ struct StepSettings {
 
     int reorderInterval = 50;          ///< re-sort particles in space every N steps; 0 = never
 
+    /// Adaptive model reduction (model-reduction seed Sec. 3, Table 2 defaults). Thresholds
+    /// are on relative contact velocity (m/s, rad/s) and acceleration (m/s²); a threshold of
+    /// 0 means "no test" where the seed writes ∞.
+    struct Reduction {
+        bool enabled = false;
+        // Merge (Eq. 26–28 and the acceleration bounds of Table 2).
+        double mergeNormalIncident = 2.5e-3;    ///< ξ_nv^{i-mrg} (m/s)
+        double mergeNormalSeparating = 2.5e-3;  ///< ξ_nv^{s-mrg} (m/s)
+        double mergeTangential = 2.5e-3;        ///< ξ_tv^{mrg} (m/s)
+        double mergeRolling = 0.5;              ///< ξ_rv^{mrg} (rad/s)
+        double mergeNormalAcceleration = 5.0;   ///< ξ_na^{i,s-mrg} (m/s²), 0 = no test
+        double mergeTangentialAcceleration = 5.0;  ///< ξ_ta^{mrg} (m/s²), 0 = no test
+        bool mergeWithMovingWalls = true;       ///< co-moving material rides on a moving wall
+        // Contact split (Eq. 29–31).
+        bool contactSplit = true;
+        int splitDepth = 2;                     ///< N_c-spl (contacts along the network)
+        double splitNormalIncident = 0.15;      ///< ξ_nv^{i-c} (m/s)
+        double splitNormalSeparating = 0.0;     ///< ξ_nv^{s-c} (m/s), 0 = no test (seed: ∞)
+        double splitTangential = 0.15;          ///< ξ_tv^{c} (m/s)
+        double splitRolling = 0.0;              ///< ξ_rv^{c} (rad/s), 0 = no test (seed: ∞)
+        // Sensor split (Sec. 3.2.3): the scene's split sensors free what they overlap.
+        bool sensorSplit = true;
+    } reduction;
+
     /// Gravity at simulated time t (m/s²), with the optional ramp applied.
     Vec3 gravityAt(double t) const;
 };
@@ -130,6 +154,47 @@ void visitSettings(S& s, V&& v) {
     v(SettingInfo{"broadPhase.reorderInterval", "steps",
                   "re-sort particles in space every N steps (0 = never)", 0.0, 1e9},
       s.reorderInterval);
+    auto& r = s.reduction;
+    v(SettingInfo{"reduction.enabled", "", "adaptive model reduction into rigid aggregates"},
+      r.enabled);
+    v(SettingInfo{"reduction.merge.normalIncident", "m/s", "xi_nv^i-mrg: merge if approaching slower",
+                  0.0},
+      r.mergeNormalIncident);
+    v(SettingInfo{"reduction.merge.normalSeparating", "m/s",
+                  "xi_nv^s-mrg: merge if separating slower", 0.0},
+      r.mergeNormalSeparating);
+    v(SettingInfo{"reduction.merge.tangential", "m/s", "xi_tv^mrg: merge if sliding slower", 0.0},
+      r.mergeTangential);
+    v(SettingInfo{"reduction.merge.rolling", "rad/s", "xi_rv^mrg: merge if rolling slower", 0.0},
+      r.mergeRolling);
+    v(SettingInfo{"reduction.merge.normalAcceleration", "m/s^2",
+                  "xi_na^mrg: relative normal acceleration bound (0 = no test)", 0.0},
+      r.mergeNormalAcceleration);
+    v(SettingInfo{"reduction.merge.tangentialAcceleration", "m/s^2",
+                  "xi_ta^mrg: relative tangential acceleration bound (0 = no test)", 0.0},
+      r.mergeTangentialAcceleration);
+    v(SettingInfo{"reduction.merge.movingWalls", "",
+                  "material at rest on a moving wall (belt, drum) rides with it"},
+      r.mergeWithMovingWalls);
+    v(SettingInfo{"reduction.split.contact", "", "split at impacting / sliding contacts"},
+      r.contactSplit);
+    v(SettingInfo{"reduction.split.depth", "contacts", "N_c-spl: split this far along the network",
+                  1.0, 1e3},
+      r.splitDepth);
+    v(SettingInfo{"reduction.split.normalIncident", "m/s",
+                  "xi_nv^i-c: split at contacts approaching faster (0 = no test)", 0.0},
+      r.splitNormalIncident);
+    v(SettingInfo{"reduction.split.normalSeparating", "m/s",
+                  "xi_nv^s-c: split at contacts separating faster (0 = no test)", 0.0},
+      r.splitNormalSeparating);
+    v(SettingInfo{"reduction.split.tangential", "m/s",
+                  "xi_tv^c: split at contacts sliding faster (0 = no test)", 0.0},
+      r.splitTangential);
+    v(SettingInfo{"reduction.split.rolling", "rad/s",
+                  "xi_rv^c: split at contacts rolling faster (0 = no test)", 0.0},
+      r.splitRolling);
+    v(SettingInfo{"reduction.split.sensors", "", "split sensors free the members they overlap"},
+      r.sensorSplit);
 }
 
 /// Checks every field against its range. The error names the key and the value.

@@ -12,7 +12,8 @@ struct PhaseTimes {
     double solve = 0.0;      ///< rows, warm start, PGS sweeps (or smooth DEM forces) (s)
     double integrate = 0.0;  ///< velocity write-back and position update (s)
     double measure = 0.0;    ///< statistics and subscribed measurements (s)
-    double total() const { return collide + impact + solve + integrate + measure; }
+    double reduce = 0.0;     ///< model reduction: split, merge, co-move (s)
+    double total() const { return collide + impact + solve + integrate + measure + reduce; }
 };
 
 struct StepStats {
@@ -33,6 +34,13 @@ struct StepStats {
     double kineticEnergy = 0.0;   ///< translational + rotational, dynamic particles (J)
     double meanOverlap = 0.0;     ///< ⟨ε_c⟩ = ⟨δ/d⟩ over touching contacts (–)
     double maxOverlap = 0.0;      ///< max δ/d (–)
+    // Model reduction (model-reduction seed): h = 1 − Ñ_p / N_p with Ñ_p the free particles
+    // plus the aggregates.
+    double reductionLevel = 0.0;  ///< h (–)
+    int aggregates = 0;           ///< rigid aggregates after the step
+    int members = 0;              ///< particles inside aggregates after the step
+    int merged = 0;               ///< particles that joined an aggregate this step
+    int split = 0;                ///< members freed this step (contacts and sensors)
 };
 
 }  // namespace ndem

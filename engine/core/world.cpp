@@ -64,6 +64,7 @@ Expected<World> World::create(const Scene& scene) {
         w.m_emitters.push_back(emitter);
     }
     w.m_sinks = scene.sinks;
+    w.m_sensors = scene.sensors;
     if (auto e = w.applySettings(scene.settings)) return *e;
     return w;
 }
@@ -125,6 +126,12 @@ StepStats World::step() {
     PhaseClock clock;
     applySchedule();
     emitAndRemove(stats);
+    if (m_reduction.aggregateCount() > 0) {
+        if (!m_settings.reduction.enabled)
+            m_reduction.dissolve(m_particles);
+        else if (stats.removed > 0)
+            m_reduction.dropRemoved(m_particles, m_walls);
+    }
 
     // Contact detection. Particles are re-sorted in space now and then so that the contacts
     // of neighbours, generated in storage order, also sit close in memory for the sweeps.
@@ -147,12 +154,16 @@ StepStats World::step() {
     stats.particles = static_cast<int>(m_particles.size());
     stats.seconds.integrate += clock.lap();
 
+    stats.aggregates = m_reduction.aggregateCount();
+    stats.members = m_reduction.memberCount();
+    stats.reductionLevel = m_reduction.reductionLevel(m_particles.size());
     measure(stats);
     stats.seconds.measure = clock.lap();
     return stats;
 }
 
 void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
+    reduceBeforeImpacts(stats, clock);
     loadSolverBodies();
 
     // Impact stage (servin-2014 App. A): new contacts closing faster than v_imp get Newton's
@@ -168,10 +179,7 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
             // through the floor). Then detect again with the new velocities and resolve the
             // new impacts this reveals, once.
             if (impactsOutranDetection()) {
-                for (size_t i = 0; i < m_particles.size(); ++i) {
-                    m_particles.velocity[i] = m_bodies[i].v;
-                    m_particles.angularVelocity[i] = m_bodies[i].w;
-                }
+                writeBackVelocities();
                 detectContacts(stats);
                 loadSolverBodies();
                 const int first = stats.impacts;
@@ -186,13 +194,15 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
 
     // Continuous stage. q_n takes v⁺ (Algorithm 1 line 7) before the pre-step adds the
     // external forces (line 8); then warm start and PGS.
+    const BodyMap map = m_reduction.aggregateCount() > 0 ? m_reduction.map() : BodyMap{};
     buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, m_settings,
-                        gravity().norm(), m_rows);
+                        gravity().norm(), m_rows, map);
     const Vec3 gh = m_settings.timeStep * gravity();
-    for (size_t i = 0; i < m_particles.size(); ++i)
+    for (size_t i = 0; i + 1 < m_bodies.size(); ++i)  // the last body is the static one
         if (m_bodies[i].invMass > 0.0) m_bodies[i].v += gh;
+    if (m_reduction.aggregateCount() > 0) m_reduction.applyGyroscopic(m_bodies, m_settings.timeStep);
     if (m_settings.warmStart)
-        warmStartRows(m_rows, m_contacts, m_history, m_materials, m_settings, m_bodies);
+        warmStartRows(m_rows, m_contacts, m_history, m_materials, m_settings, m_bodies, map);
     if (m_probe.requested) runSolverProbe();
     const PgsResult r =
         solvePgs(m_rows, m_bodies,
@@ -205,12 +215,35 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
     stats.normalResidual = r.normalResidual;
     stats.seconds.solve = clock.lap();
 
-    // Velocity write-back and x_{i+1} = x_i + h v_{i+1}.
+    // Velocity write-back (members co-move), merge, and x_{i+1} = x_i + h v_{i+1}.
+    writeBackVelocities();
+    reduceAfterSolve(stats, clock);
+    integratePositions();
+}
+
+void World::writeBackVelocities() {
     for (size_t i = 0; i < m_particles.size(); ++i) {
         m_particles.velocity[i] = m_bodies[i].v;
         m_particles.angularVelocity[i] = m_bodies[i].w;
     }
-    integratePositions();
+    if (m_reduction.aggregateCount() > 0) m_reduction.storeBodies(m_bodies, m_particles, m_walls);
+}
+
+void World::reduceBeforeImpacts(StepStats& stats, PhaseClock& clock) {
+    if (!m_settings.reduction.enabled) return;
+    stats.seconds.collide += clock.lap();
+    m_startVelocity = m_particles.velocity;
+    m_startAngular = m_particles.angularVelocity;
+    stats.split = m_reduction.split(m_particles, m_contacts, m_walls, m_sensors, m_settings);
+    stats.seconds.reduce += clock.lap();
+}
+
+void World::reduceAfterSolve(StepStats& stats, PhaseClock& clock) {
+    if (!m_settings.reduction.enabled) return;
+    stats.seconds.solve += clock.lap();
+    stats.merged = m_reduction.merge(m_particles, m_contacts, m_walls, m_sensors, m_startVelocity,
+                                     m_startAngular, m_settings);
+    stats.seconds.reduce += clock.lap();
 }
 
 void World::stepSmooth(StepStats& stats, PhaseClock& clock) {
@@ -315,7 +348,8 @@ void World::emitAndRemove(StepStats& stats) {
 
 void World::solveImpacts(StepStats& stats) {
     m_impactRegion.mark(m_contacts, m_particles.size(), m_settings.impactDepth);
-    buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows);
+    buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows,
+                    m_reduction.aggregateCount() > 0 ? m_reduction.map() : BodyMap{});
     const PgsResult r = solvePgs(
         m_impactRows, m_bodies,
         PgsOptions{m_settings.impactIterations, 0.0, m_settings.frictionModel, nullptr});
@@ -401,15 +435,19 @@ void World::loadSolverBodies() {
         b.setIsotropicInvInertia(m_particles.invInertia[i]);
     }
     m_bodies[n] = SolverBody{};  // the static body every wall contact uses as B
+    if (m_reduction.aggregateCount() > 0) m_reduction.loadBodies(m_particles, m_bodies);
 }
 
 void World::flagImpacts(StepStats& stats) {
     const double h = m_settings.timeStep;
     const double threshold = m_settings.impactThreshold;
+    const BodyMap map = m_reduction.aggregateCount() > 0 ? m_reduction.map() : BodyMap{};
     for (size_t i = 0; i < m_contacts.size(); ++i) {
         std::uint8_t& f = m_contacts.flags[i];
         if (f & kWasTouching) continue;  // impacts are new contacts only
-        const double incoming = relativeContactVelocity(m_contacts, i, m_bodies).dot(m_contacts.normal[i]);
+        if (map.internal(m_contacts, i)) continue;
+        const double incoming =
+            relativeContactVelocity(m_contacts, i, m_bodies, map).dot(m_contacts.normal[i]);
         if (incoming >= -threshold) continue;
         // Touching, or closing the gap within this step: act before the overlap happens so the
         // separation speed is exactly e times the approach speed.
@@ -448,6 +486,8 @@ void World::integratePositions() {
             m_particles.orientation[i] = integrateOrientation(m_particles.orientation[i], w, h);
     }
     for (Wall& w : m_walls) w.move(h);
+    if (m_reduction.aggregateCount() > 0) m_reduction.integrate(m_particles, h);
+    for (SplitSensor& s : m_sensors) s.move(h);
 }
 
 void World::reorderParticles() {

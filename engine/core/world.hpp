@@ -12,6 +12,8 @@
 #include "core/triangle_mesh.hpp"
 #include "core/wall.hpp"
 #include "measure/measurement.hpp"
+#include "reduce/model_reduction.hpp"
+#include "reduce/split_sensor.hpp"
 #include "solve/impact_region.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
@@ -99,6 +101,12 @@ public:
     const std::vector<Emitter>& emitters() const { return m_emitters; }
     std::vector<Emitter>& emitters() { return m_emitters; }
     const std::vector<SinkSpec>& sinks() const { return m_sinks; }
+
+    /// Model reduction state: aggregates and their members (model-reduction seed).
+    const ModelReduction& reduction() const { return m_reduction; }
+    /// Split sensors; move, resize, add or remove them between steps.
+    std::vector<SplitSensor>& sensors() { return m_sensors; }
+    const std::vector<SplitSensor>& sensors() const { return m_sensors; }
     /// Particles emitted and removed since the start (by emitters and sinks).
     long emittedCount() const { return m_emittedTotal; }
     long removedCount() const { return m_removedTotal; }
@@ -117,6 +125,9 @@ private:
     void flagImpacts(StepStats& stats);
     void accumulateWallForces();
     void integratePositions();
+    void reduceBeforeImpacts(StepStats& stats, class PhaseClock& clock);
+    void reduceAfterSolve(StepStats& stats, class PhaseClock& clock);
+    void writeBackVelocities();
     void measure(StepStats& stats);
 
     std::string m_name;
@@ -142,6 +153,9 @@ private:
 
     std::vector<Emitter> m_emitters;
     std::vector<SinkSpec> m_sinks;
+    std::vector<SplitSensor> m_sensors;
+    ModelReduction m_reduction;
+    std::vector<Vec3> m_startVelocity, m_startAngular;  ///< for the merge acceleration test
     long m_emittedTotal = 0, m_removedTotal = 0;
 
     std::vector<std::unique_ptr<Measurement>> m_measurements;

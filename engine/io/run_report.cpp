@@ -20,6 +20,7 @@ void RunRecorder::record(const StepStats& s) {
     m_phases.solve += s.seconds.solve;
     m_phases.integrate += s.seconds.integrate;
     m_phases.measure += s.seconds.measure;
+    m_phases.reduce += s.seconds.reduce;
     contacts.add(s.contacts);
     iterations.add(s.iterations);
     residual.add(s.residual);
@@ -27,9 +28,13 @@ void RunRecorder::record(const StepStats& s) {
     meanOverlap.add(s.meanOverlap);
     maxOverlap.add(s.maxOverlap);
     impacts.add(s.impacts);
+    reductionLevel.add(s.reductionLevel);
+    aggregates.add(s.aggregates);
+    members.add(s.members);
     if (s.step % m_every == 0 || s.step == 1)
         m_samples.push_back({s.time, s.kineticEnergy, s.residual, s.meanOverlap, s.maxOverlap,
-                             s.seconds.total(), s.contacts, s.iterations, s.impacts});
+                             s.seconds.total(), s.contacts, s.iterations, s.impacts,
+                             s.reductionLevel, s.aggregates});
 }
 
 namespace {
@@ -100,12 +105,16 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
                          {"meanOverlap", statJson(rec.meanOverlap)},
                          {"maxOverlap", statJson(rec.maxOverlap)},
                          {"impacts", statJson(rec.impacts)},
+                         {"reductionLevel", statJson(rec.reductionLevel)},
+                         {"aggregates", statJson(rec.aggregates)},
+                         {"members", statJson(rec.members)},
                          {"phaseSeconds",
                           {{"collide", p.collide},
                            {"impact", p.impact},
                            {"solve", p.solve},
                            {"integrate", p.integrate},
                            {"measure", p.measure},
+                           {"reduce", p.reduce},
                            {"total", p.total()}}}};
     Json series;
     series["every"] = rec.sampleEvery();
@@ -119,6 +128,8 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
         series["meanOverlap"].push_back(s.meanOverlap);
         series["maxOverlap"].push_back(s.maxOverlap);
         series["stepSeconds"].push_back(s.stepSeconds);
+        series["reductionLevel"].push_back(s.reductionLevel);
+        series["aggregates"].push_back(s.aggregates);
     }
     report["series"] = series;
     Json measurements = Json::array();

@@ -39,10 +39,13 @@ public:
     const PhaseTimes& phaseTotals() const { return m_phases; }
     const StepStats& last() const { return m_last; }
     RunningStat contacts, iterations, residual, kineticEnergy, meanOverlap, maxOverlap, impacts;
+    RunningStat reductionLevel, aggregates, members;  ///< model reduction
 
     struct Sample {
         double time, kineticEnergy, residual, meanOverlap, maxOverlap, stepSeconds;
         int contacts, iterations, impacts;
+        double reductionLevel;
+        int aggregates;
     };
     const std::vector<Sample>& samples() const { return m_samples; }
     long sampleEvery() const { return m_every; }

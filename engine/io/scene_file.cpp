@@ -28,7 +28,7 @@ constexpr Range kUnit{0.0, 1.0};
 
 const char* const kSections[] = {"name",      "description",      "duration", "settings",
                                  "materials", "contactMaterials", "walls",    "particles",
-                                 "emitters",  "sinks",            "measurements"};
+                                 "emitters",  "sinks",            "sensors",  "measurements"};
 
 // ---------------------------------------------------------------------------------------
 // --set overrides on the JSON tree
@@ -551,6 +551,39 @@ void readSinks(const Json* j, Scene& scene) {
     }
 }
 
+void readSensors(const Json* j, Scene& scene) {
+    if (!j) return;
+    if (!j->is_array()) throw LoadError("sensors", "expected an array");
+    for (size_t i = 0; i < j->size(); ++i) {
+        Fields f((*j)[i], "sensors." + std::to_string(i));
+        SplitSensor s;
+        s.name = f.string("name", "sensor" + std::to_string(i));
+        const std::string type = f.string("type", "box");
+        s.enabled = f.boolean("enabled", true);
+        s.position = f.vec3("position", Vec3::Zero());
+        s.velocity = f.vec3("velocity", Vec3::Zero());
+        if (type == "box") {
+            s.shape = SensorShape::Box;
+            s.halfExtents = f.vec3("halfExtents", s.halfExtents);
+            if ((s.halfExtents.array() <= 0.0).any())
+                throw LoadError(f.pathOf("halfExtents"), "every half extent must be > 0");
+            s.orientation = readOrientation(f, Vec3::UnitZ());
+        } else if (type == "sphere") {
+            s.shape = SensorShape::Sphere;
+            s.radius = f.number("radius", s.radius, kPositive);
+        } else if (type == "cylinder") {
+            s.shape = SensorShape::Cylinder;
+            s.radius = f.number("radius", s.radius, kPositive);
+            s.height = f.number("height", s.height, kPositive);
+            s.orientation = readOrientation(f, f.direction("axis", Vec3::UnitZ()));
+        } else {
+            throw LoadError(f.pathOf("type"), "expected box | sphere | cylinder (got \"" + type + "\")");
+        }
+        f.finish();
+        scene.sensors.push_back(s);
+    }
+}
+
 void readMeasurements(const Json* j, Scene& scene) {
     if (!j) return;
     if (!j->is_array()) throw LoadError("measurements", "expected an array");
@@ -590,6 +623,7 @@ Scene readScene(const Json& root) {
     readParticles(top.raw("particles"), scene.materials, scene);
     readEmitters(top.raw("emitters"), scene.materials, scene);
     readSinks(top.raw("sinks"), scene);
+    readSensors(top.raw("sensors"), scene);
     readMeasurements(top.raw("measurements"), scene);
     top.finish();
     if (auto e = validate(scene.settings)) throw LoadError("settings", e->message);

@@ -19,16 +19,17 @@ Index staticBodyIndex(std::span<const SolverBody> bodies) {
 
 /// Fills the frame, levers, wall-velocity biases and diagonal D_j of row `r` for contact i.
 void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const SolverBody> bodies,
-             double scale, double sigmaN, double sigmaT, double sigmaR, double friction,
-             double rollingLimit) {
+             const BodyMap& map, double scale, double sigmaN, double sigmaT, double sigmaR,
+             double friction, double rollingLimit) {
     const Index staticBody = staticBodyIndex(bodies);
-    r.a = c.bodyA[i];
-    r.b = solverBodyB(c, i, staticBody);
+    const bool wall = (c.flags[i] & kWallContact) != 0;
+    r.a = map.of(c.bodyA[i]);
+    r.b = wall ? staticBody : map.of(c.bodyB[i]);
     r.contact = static_cast<std::uint32_t>(i);
     r.n = c.normal[i];
     tangentFrame(r.n, r.t1, r.t2);
-    const Vec3& ra = c.leverA[i];
-    const Vec3 rb = (c.flags[i] & kWallContact) ? Vec3::Zero().eval() : c.leverB[i];
+    const Vec3 ra = map.lever(c.bodyA[i], c.leverA[i]);
+    const Vec3 rb = wall ? Vec3::Zero().eval() : map.lever(c.bodyB[i], c.leverB[i]);
     const Vec3* directions[3] = {&r.n, &r.t1, &r.t2};
     const SolverBody& A = bodies[r.a];
     const SolverBody& B = bodies[r.b];
@@ -81,18 +82,19 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
 
 }  // namespace
 
-Vec3 relativeContactVelocity(const ContactSet& c, size_t i, std::span<const SolverBody> bodies) {
-    const SolverBody& A = bodies[c.bodyA[i]];
-    const Vec3 va = A.v + A.w.cross(c.leverA[i]);
+Vec3 relativeContactVelocity(const ContactSet& c, size_t i, std::span<const SolverBody> bodies,
+                             const BodyMap& map) {
+    const SolverBody& A = bodies[map.of(c.bodyA[i])];
+    const Vec3 va = A.v + A.w.cross(map.lever(c.bodyA[i], c.leverA[i]));
     if (c.flags[i] & kWallContact) return c.wallVelocity[i] - va;
-    const SolverBody& B = bodies[c.bodyB[i]];
-    return B.v + B.w.cross(c.leverB[i]) - va;
+    const SolverBody& B = bodies[map.of(c.bodyB[i])];
+    return B.v + B.w.cross(map.lever(c.bodyB[i], c.leverB[i])) - va;
 }
 
 void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
                          const ContactHistory& history, std::span<const SolverBody> bodies,
                          const StepSettings& s, double accelerationScale,
-                         std::vector<SolverContact>& rows) {
+                         std::vector<SolverContact>& rows, const BodyMap& map) {
     rows.clear();
     const double h = s.timeStep;
     const bool hard = s.mode == StepMode::Nonsmooth;
@@ -100,6 +102,7 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
     const double sigmaT = hard ? 0.0 : s.frictionCompliance / h;
     const double sigmaR = hard ? 0.0 : s.rollingCompliance / h;
     for (size_t i = 0; i < c.size(); ++i) {
+        if (map.internal(c, i)) continue;
         const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
         const double rollingLimit = m.rollingResistance * 0.5 * c.effectiveDiameter[i];
         if (!(c.flags[i] & kTouching)) {
@@ -107,14 +110,14 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
             // a hard row lets it close and overlap by at most δ_ref·d, G_n v ≥ (δ − δ_ref d)/h.
             // It never binds as h → 0, so the smooth limit is untouched.
             SolverContact& r = rows.emplace_back();
-            initRow(r, c, i, bodies, 1.0, 0.0, sigmaT, sigmaR, m.friction, rollingLimit);
+            initRow(r, c, i, bodies, map, 1.0, 0.0, sigmaT, sigmaR, m.friction, rollingLimit);
             r.bias[0] += (c.overlap[i] - s.referenceOverlap * c.diameter[i]) / h;
             continue;
         }
         const NormalLaw law =
             normalLaw(m, lawKind, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
         const SpookNormal spook = spookNormal(law, h, s.stabilizationSteps, hard);
-        const double separating = relativeContactVelocity(c, i, bodies).dot(c.normal[i]);
+        const double separating = relativeContactVelocity(c, i, bodies, map).dot(c.normal[i]);
         // The overlap the Hertz row is linearised at (see hertzRow): what the contact closes
         // at its current approach speed within the step, and no less than half of last step's
         // linearisation overlap, so a loaded contact does not go slack when δ dips; at rest
@@ -132,7 +135,7 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
             hertzRow(law, std::max(c.overlap[i], 0.0), c.diameter[i], reach);
 
         SolverContact& r = rows.emplace_back();
-        initRow(r, c, i, bodies, hertz.scale, spook.sigma, sigmaT, sigmaR, m.friction,
+        initRow(r, c, i, bodies, map, hertz.scale, spook.sigma, sigmaT, sigmaR, m.friction,
                 rollingLimit);
         r.bias[0] += 4.0 / h * spook.upsilon * hertz.deltaBar + spook.upsilon * hertz.scale * separating;
     }
@@ -140,18 +143,18 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
 
 void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
                      std::span<const SolverBody> bodies, const ImpactRegion& region,
-                     std::vector<SolverContact>& rows) {
+                     std::vector<SolverContact>& rows, const BodyMap& map) {
     rows.clear();
     for (size_t i = 0; i < c.size(); ++i) {
-        if (!region.contains(i)) continue;
+        if (!region.contains(i) || map.internal(c, i)) continue;
         const bool impact = (c.flags[i] & kImpact) != 0;
         const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
         SolverContact& r = rows.emplace_back();
-        initRow(r, c, i, bodies, 1.0, 0.0, 0.0, 0.0, m.friction,
+        initRow(r, c, i, bodies, map, 1.0, 0.0, 0.0, 0.0, m.friction,
                 m.rollingResistance * 0.5 * c.effectiveDiameter[i]);
         if (impact) {
             // Newton's law G_n v⁺ = −e G_n v⁻ for the impact; the rest keep G_n v⁺ ≥ 0.
-            const double incoming = relativeContactVelocity(c, i, bodies).dot(r.n);
+            const double incoming = relativeContactVelocity(c, i, bodies, map).dot(r.n);
             r.bias[0] += -m.restitution * incoming;
         }
     }

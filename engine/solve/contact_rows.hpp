@@ -5,6 +5,7 @@
 #include "collide/contact_set.hpp"
 #include "core/material.hpp"
 #include "core/settings.hpp"
+#include "solve/body_map.hpp"
 #include "solve/impact_region.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
@@ -15,21 +16,22 @@
 namespace ndem {
 
 /// Relative velocity of B with respect to A at contact i, G v without the Hertz scale (m/s).
-Vec3 relativeContactVelocity(const ContactSet& c, size_t i, std::span<const SolverBody> bodies);
+Vec3 relativeContactVelocity(const ContactSet& c, size_t i, std::span<const SolverBody> bodies,
+                             const BodyMap& map = {});
 
-/// Rows of the continuous stage (SPOOK), one per touching contact. Velocities in `bodies` are
+/// Rows of the continuous stage (SPOOK), one per touching contact (none inside an aggregate). Velocities in `bodies` are
 /// v⁺ after the impact stage: they enter q_n = (4/h) Υ δ̄ + Υ Ḡ_n v⁺. accelerationScale
 /// (m/s², usually |g|) sizes the overlap a contact can build within one step (see hertzRow).
 void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
                          const ContactHistory& history, std::span<const SolverBody> bodies,
                          const StepSettings& s, double accelerationScale,
-                         std::vector<SolverContact>& rows);
+                         std::vector<SolverContact>& rows, const BodyMap& map = {});
 
 /// Rows of the impact stage (servin-2014 App. A): hard rows with target G_n v⁺ = −e G_n v⁻
 /// for contacts flagged kImpact and G_n v⁺ ≥ 0 for the other touching contacts of `region`.
 void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
                      std::span<const SolverBody> bodies, const ImpactRegion& region,
-                     std::vector<SolverContact>& rows);
+                     std::vector<SolverContact>& rows, const BodyMap& map = {});
 
 /// Writes λ of the continuous rows back as physical impulses on body B.
 void storeContinuousImpulses(std::span<const SolverContact> rows, ContactSet& c);

@@ -44,7 +44,7 @@ void project(SolverContact& r, FrictionModel model) {
 
 void warmStartRows(std::span<SolverContact> rows, const ContactSet& c,
                    const ContactHistory& history, const MaterialTable& materials,
-                   const StepSettings& s, std::span<SolverBody> bodies) {
+                   const StepSettings& s, std::span<SolverBody> bodies, const BodyMap& map) {
     const double beta = s.warmStartBeta;
     const double h = s.timeStep;
     const bool hard = s.mode == StepMode::Nonsmooth;
@@ -77,7 +77,7 @@ void warmStartRows(std::span<SolverContact> rows, const ContactSet& c,
                 r.lambda[0] = h * law.stiffness *
                               std::pow(std::max(c.overlap[i], 0.0), 2.0 * law.exponent - 1.0) /
                               r.scale;
-            const Vec3 u = relativeContactVelocity(c, i, bodies);
+            const Vec3 u = relativeContactVelocity(c, i, bodies, map);
             if (s.warmStartFriction) {
                 r.lambda[1] = dissipativeEstimate(r.t1.dot(u), h, hard ? 0.0 : s.frictionCompliance);
                 r.lambda[2] = dissipativeEstimate(r.t2.dot(u), h, hard ? 0.0 : s.frictionCompliance);

@@ -1,6 +1,8 @@
 // Initial multipliers for the continuous PGS (warm-start seed Sec. 3).
 #pragma once
 
+#include "solve/body_map.hpp"
+
 #include "collide/contact_set.hpp"
 #include "core/material.hpp"
 #include "core/settings.hpp"
@@ -18,6 +20,7 @@ namespace ndem {
 /// all are projected onto their bounds. Then, if enabled, v += M⁻¹ Gᵀ λ₀ (Eq. 8).
 void warmStartRows(std::span<SolverContact> rows, const ContactSet& contacts,
                    const ContactHistory& history, const MaterialTable& materials,
-                   const StepSettings& settings, std::span<SolverBody> bodies);
+                   const StepSettings& settings, std::span<SolverBody> bodies,
+                   const BodyMap& map = {});
 
 }  // namespace ndem
