@@ -79,6 +79,17 @@ struct StepSettings {
         double splitRolling = 0.0;              ///< ξ_rv^{c} (rad/s), 0 = no test (seed: ∞)
         // Sensor split (Sec. 3.2.3): the scene's split sensors free what they overlap.
         bool sensorSplit = true;
+        // Trial solve split (Sec. 3.2.2, Eq. 32–36): a few PGS sweeps of the fully resolved
+        // system before the impact stage; members out of force balance are freed.
+        bool trialSplit = false;
+        int trialIterations = 50;               ///< N_it^tr
+        double trialForce = 0.15;               ///< ξ_f^tr (–)
+        double trialTorque = 0.0;               ///< ξ_τ^tr (–), 0 = no test (seed: ∞)
+        bool trialVelocity = false;             ///< also test Eq. 32–34 on the trial velocities
+        double trialNormalIncident = 2.6;       ///< ξ_nv^{i-tr} (m/s)
+        double trialNormalSeparating = 0.26;    ///< ξ_nv^{s-tr} (m/s)
+        double trialTangential = 0.26;          ///< ξ_tv^{tr} (m/s)
+        double trialRolling = 0.0;              ///< ξ_rv^{tr} (rad/s), 0 = no test (seed: ∞)
     } reduction;
 
     /// Gravity at simulated time t (m/s²), with the optional ramp applied.
@@ -195,6 +206,26 @@ void visitSettings(S& s, V&& v) {
       r.splitRolling);
     v(SettingInfo{"reduction.split.sensors", "", "split sensors free the members they overlap"},
       r.sensorSplit);
+    v(SettingInfo{"reduction.split.trial", "", "trial solve split: free members out of force balance"},
+      r.trialSplit);
+    v(SettingInfo{"reduction.trial.iterations", "", "N_it^tr: PGS sweeps of the trial solve", 1.0,
+                  1e6},
+      r.trialIterations);
+    v(SettingInfo{"reduction.trial.force", "", "xi_f^tr: force balance bound (Eq. 35)", 0.0, 1.0},
+      r.trialForce);
+    v(SettingInfo{"reduction.trial.torque", "", "xi_tau^tr: torque balance bound (Eq. 36, 0 = no test)",
+                  0.0, 1.0},
+      r.trialTorque);
+    v(SettingInfo{"reduction.trial.velocity", "", "also test the trial's contact velocities (Eq. 32-34)"},
+      r.trialVelocity);
+    v(SettingInfo{"reduction.trial.normalIncident", "m/s", "xi_nv^i-tr (0 = no test)", 0.0},
+      r.trialNormalIncident);
+    v(SettingInfo{"reduction.trial.normalSeparating", "m/s", "xi_nv^s-tr (0 = no test)", 0.0},
+      r.trialNormalSeparating);
+    v(SettingInfo{"reduction.trial.tangential", "m/s", "xi_tv^tr (0 = no test)", 0.0},
+      r.trialTangential);
+    v(SettingInfo{"reduction.trial.rolling", "rad/s", "xi_rv^tr (0 = no test)", 0.0},
+      r.trialRolling);
 }
 
 /// Checks every field against its range. The error names the key and the value.

@@ -234,7 +234,12 @@ void World::reduceBeforeImpacts(StepStats& stats, PhaseClock& clock) {
     stats.seconds.collide += clock.lap();
     m_startVelocity = m_particles.velocity;
     m_startAngular = m_particles.angularVelocity;
-    stats.split = m_reduction.split(m_particles, m_contacts, m_walls, m_sensors, m_settings);
+    const TrialSolution* trial = nullptr;
+    if (m_settings.reduction.trialSplit && m_reduction.aggregateCount() > 0) {
+        runTrialSolve(m_particles, m_contacts, m_history, m_materials, m_settings, gravity(), m_trial);
+        trial = &m_trial;
+    }
+    stats.split = m_reduction.split(m_particles, m_contacts, m_walls, m_sensors, m_settings, trial);
     stats.seconds.reduce += clock.lap();
 }
 

@@ -155,6 +155,7 @@ private:
     std::vector<SinkSpec> m_sinks;
     std::vector<SplitSensor> m_sensors;
     ModelReduction m_reduction;
+    TrialSolution m_trial;
     std::vector<Vec3> m_startVelocity, m_startAngular;  ///< for the merge acceleration test
     long m_emittedTotal = 0, m_removedTotal = 0;
 

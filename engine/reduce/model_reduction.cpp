@@ -48,6 +48,47 @@ void unite(std::vector<Index>& parent, Index a, Index b) {
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
 }
 
+/// Trial split tests (Eq. 32–36) on the trial solution: members whose contact forces do not
+/// balance their weight, and (optionally) members at contacts moving too fast in the trial.
+template <class Mark>
+void markOutOfBalance(const ParticleStore& p, const ContactSet& c, const TrialSolution& trial,
+                      const StepSettings& s, Mark&& mark) {
+    const StepSettings::Reduction& r = s.reduction;
+    for (size_t i = 0; i < p.size(); ++i) {
+        if (p.aggregate[i] < 0) continue;
+        const Vec3 external = p.mass[i] * trial.gravity;
+        const Vec3& contact = trial.force[i];
+        const double scale = external.norm() + contact.norm();
+        const bool forceOut = r.trialForce > 0.0 && scale > 0.0 &&
+                              (external + contact).norm() >= r.trialForce * scale;
+        // No external torque acts on a sphere, so Eq. 36 reads |τ_c| / |τ_c|: any contact
+        // torque fails a bound below 1 (hence the seed's ξ_τ = ∞).
+        const double torque = trial.torque[i].norm();
+        const bool torqueOut = r.trialTorque > 0.0 && torque > 0.0 && torque >= r.trialTorque * torque;
+        if (forceOut || torqueOut) mark(static_cast<Index>(i));
+    }
+    if (!r.trialVelocity) return;
+    for (size_t i = 0; i < c.size(); ++i) {
+        const Index a = c.bodyA[i];
+        const bool wall = (c.flags[i] & kWallContact) != 0;
+        const Index b = wall ? -1 : c.bodyB[i];
+        if (p.aggregate[a] < 0 && (b < 0 || p.aggregate[b] < 0)) continue;
+        const SolverBody& A = trial.bodies[a];
+        const Vec3 va = A.v + A.w.cross(c.leverA[i]);
+        const Vec3 u = wall ? (c.wallVelocity[i] - va).eval()
+                            : (trial.bodies[b].v + trial.bodies[b].w.cross(c.leverB[i]) - va).eval();
+        const Vec3 spin = (wall ? c.wallAngularVelocity[i] : trial.bodies[b].w) - A.w;
+        const double un = u.dot(c.normal[i]);
+        bool out = r.trialNormalIncident > 0.0 && un < -r.trialNormalIncident;
+        out |= r.trialNormalSeparating > 0.0 && un > r.trialNormalSeparating;
+        out |= r.trialTangential > 0.0 && (u - un * c.normal[i]).norm() > r.trialTangential;
+        out |= r.trialRolling > 0.0 && largestComponent(spin, c.normal[i]) > r.trialRolling;
+        if (!out) continue;
+        mark(a);
+        if (b >= 0) mark(b);
+    }
+}
+
 }  // namespace
 
 double ModelReduction::reductionLevel(size_t particles) const {
@@ -120,7 +161,8 @@ void ModelReduction::dropRemoved(ParticleStore& p, const std::vector<Wall>& wall
 }
 
 int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls,
-                          std::span<const SplitSensor> sensors, const StepSettings& s) {
+                          std::span<const SplitSensor> sensors, const StepSettings& s,
+                          const TrialSolution* trial) {
     if (m_alive == 0) return 0;
     const StepSettings::Reduction& r = s.reduction;
     const size_t n = p.size();
@@ -172,6 +214,7 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
             }
         }
     }
+    if (trial) markOutOfBalance(p, c, *trial, s, mark);
     if (r.sensorSplit)
         for (const SplitSensor& sensor : sensors) {
             if (!sensor.enabled) continue;

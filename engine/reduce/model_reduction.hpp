@@ -9,6 +9,7 @@
 #include "core/wall.hpp"
 #include "reduce/aggregate.hpp"
 #include "reduce/split_sensor.hpp"
+#include "reduce/trial_solve.hpp"
 #include "solve/body_map.hpp"
 #include "solve/solver_body.hpp"
 
@@ -32,10 +33,12 @@ public:
     void dropRemoved(ParticleStore& p, const std::vector<Wall>& walls);
 
     /// Split (Algorithm 1 line 6), before the impact stage: contact events (Eq. 29–31) freed
-    /// with N_c-spl levels of their contact network, and members inside a split sensor. The
+    /// with N_c-spl levels of their contact network, members out of balance in the trial
+    /// solve (Eq. 32–36, when `trial` is given), and members inside a split sensor. The
     /// rest of each touched aggregate re-forms as its connected pieces. Returns members freed.
     int split(ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls,
-              std::span<const SplitSensor> sensors, const StepSettings& s);
+              std::span<const SplitSensor> sensors, const StepSettings& s,
+              const TrialSolution* trial = nullptr);
 
     /// Appends one solver body per aggregate before the static body (the last entry of
     /// `bodies`, which holds the particles then the static body on entry). Members' own

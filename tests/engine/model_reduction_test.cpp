@@ -216,6 +216,36 @@ TEST(ModelReduction, SensorMovedThroughAMergedBedFreesExactlyTheMembersItOverlap
     EXPECT_GT(st.reductionLevel, 0.9);
 }
 
+/// x of the mass centre of the grains (the bed's side wall 0 faces −x... see scenes::bed).
+double meanX(const ParticleStore& p) {
+    double sum = 0.0;
+    for (const Vec3& x : p.position) sum += x.x();
+    return sum / static_cast<double>(p.size());
+}
+
+TEST(ModelReduction, TrialSplitLetsAMergedBlockCollapseWhenItsSideWallGoesAndContactSplitAloneDoesNot) {
+    for (const bool trial : {false, true}) {
+        World world = settledBed(400);
+        for (int k = 0; k < 20; ++k) world.step();
+        StepSettings s = world.settings();
+        s.reduction.trialSplit = trial;
+        ASSERT_FALSE(world.applySettings(s).has_value());
+        StepStats st;
+        for (int k = 0; k < 10; ++k) st = world.step();
+        EXPECT_GT(st.reductionLevel, 0.9) << "a resting block is in force balance (trial " << trial << ")";
+        const double before = meanX(world.particles());
+        world.walls()[1].enabled = false;  // "side0", the wall at +x
+        for (int k = 0; k < 50; ++k) st = world.step();
+        const double moved = meanX(world.particles()) - before;
+        if (trial) {
+            EXPECT_GT(moved, 0.005) << "the block must flow out through the open side";
+            EXPECT_LT(st.reductionLevel, 0.7);
+        } else {
+            EXPECT_LT(std::abs(moved), 1e-4) << "with contact split alone the block stands rigid";
+        }
+    }
+}
+
 TEST(ModelReduction, SensorsLoadFromSceneFilesAndBadOnesAreNamed) {
     const std::string ok = R"({"materials": [{"name": "g", "density": 2500}],
         "sensors": [{"type": "sphere", "position": [0, 0, 0.1], "radius": 0.02},
