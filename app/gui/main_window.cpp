@@ -83,6 +83,7 @@ MainWindow::MainWindow(const StudioOptions& options)
         p.scene |= n == "scene";
         p.plots |= n == "plots";
         p.display |= n == "display";
+        p.reduction |= n == "reduction";
     }
 }
 
@@ -174,6 +175,7 @@ void MainWindow::buildMenus() {
     panel("Scene", &PanelState::scene);
     panel("Display", &PanelState::display);
     panel("Plots", &PanelState::plots);
+    panel("Model reduction", &PanelState::reduction);
 
     QMenu* record = menuBar()->addMenu("&Record");
     record->addAction("&Screenshot…", QKeySequence("Ctrl+P"), this, &MainWindow::screenshotDialog);

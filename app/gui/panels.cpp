@@ -1,5 +1,8 @@
 #include "gui/panels.hpp"
 
+#include "gui/panel_frame.hpp"
+#include "gui/reduction_panel.hpp"
+
 #include "core/material_properties.hpp"
 #include "gui/plot.hpp"
 #include "gui/setting_widgets.hpp"
@@ -15,35 +18,15 @@ namespace ndem::app {
 
 namespace {
 
-constexpr ImU32 kBlue = IM_COL32(90, 160, 255, 255);
-constexpr ImU32 kOrange = IM_COL32(255, 160, 60, 255);
-constexpr ImU32 kGreen = IM_COL32(110, 210, 120, 255);
-constexpr ImU32 kGrey = IM_COL32(190, 190, 190, 255);
-constexpr ImU32 kPurple = IM_COL32(200, 120, 230, 255);
-
-void placeNext(float x, float y, float w, float h) {
-    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
-}
-
-/// Begins a panel whose widgets leave room for their labels (the keys are long), and notes
-/// where it is (the camera frames the scene in the space the panels leave free).
-bool beginPanel(const char* name, bool* open, PanelState& state) {
-    const bool visible = ImGui::Begin(name, open);
-    const ImVec2 p = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    state.panelRects[name] = {p.x, p.y, p.x + size.x, p.y + size.y};
-    ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.42f);
-    return visible;
-}
-
-void endPanel() {
-    ImGui::PopItemWidth();
-    ImGui::End();
-}
-
-void refuseOrApply(PanelState& state, const std::optional<std::string>& error, double now) {
-    if (error) showMessage(state, "refused: " + *error, now);
-}
+using panel::kBlue;
+using panel::kGreen;
+using panel::kGrey;
+using panel::kOrange;
+using panel::kPurple;
+using panel::placeNext;
+using panel::refuseOrApply;
+constexpr auto beginPanel = panel::begin;
+constexpr auto endPanel = panel::end;
 
 /// Mean particle diameter and the extent of the particles along gravity and across it, in
 /// diameters: the l and w of servin-2014 Eq. 41 for the scene as it is now.
@@ -357,6 +340,7 @@ void drawPanels(Session& session, const Snapshot& s, const PlotHistory& history,
     if (state.display) displayPanel(render, meanForce, state);
     if (state.plots) plotsPanel(s, history, state);
     if (state.inspector) inspectorPanel(s, state);
+    if (state.reduction) reductionPanel(session, s, history, state, now);
 }
 
 }  // namespace ndem::app

@@ -16,7 +16,8 @@ namespace ndem::app {
 /// input fields, and the last refusal to show.
 struct PanelState {
     bool simulation = true, solver = true, material = false, scene = false, display = false,
-         plots = true, inspector = true;
+         plots = true, inspector = true, reduction = false;
+    int selectedSensor = -1;          ///< split sensor selected in the viewport or the panel
     int stepsPerFrame = 1;
     float estimateTolerance = 0.05f;  ///< ε of the Eq. 41 read-out
     int materialIndex = 0;

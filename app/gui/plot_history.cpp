@@ -24,19 +24,22 @@ void PlotHistory::add(const StepStats& s) {
     kineticEnergy.push_back(static_cast<float>(s.kineticEnergy));
     meanOverlap.push_back(static_cast<float>(s.meanOverlap));
     residual.push_back(static_cast<float>(s.residual));
+    reductionLevel.push_back(static_cast<float>(s.reductionLevel));
+    reduceMs.push_back(static_cast<float>(1e3 * s.seconds.reduce));
+    stepMs.push_back(static_cast<float>(1e3 * s.seconds.total()));
     if (time.size() >= m_capacity) halve();
 }
 
 void PlotHistory::halve() {
     for (auto* v : {&time, &iterations, &collideMs, &impactMs, &solveMs, &integrateMs, &measureMs,
-                    &kineticEnergy, &meanOverlap, &residual})
+                    &kineticEnergy, &meanOverlap, &residual, &reductionLevel, &reduceMs, &stepMs})
         keepEven(*v);
     m_stride *= 2;
 }
 
 void PlotHistory::clear() {
     for (auto* v : {&time, &iterations, &collideMs, &impactMs, &solveMs, &integrateMs, &measureMs,
-                    &kineticEnergy, &meanOverlap, &residual})
+                    &kineticEnergy, &meanOverlap, &residual, &reductionLevel, &reduceMs, &stepMs})
         v->clear();
     m_stride = 1;
     m_seen = 0;

@@ -24,6 +24,9 @@ public:
     std::vector<float> kineticEnergy;  ///< (J)
     std::vector<float> meanOverlap;    ///< ⟨δ/d⟩ (–)
     std::vector<float> residual;       ///< mean residual after the last sweep (m/s)
+    std::vector<float> reductionLevel; ///< h of the model reduction (–)
+    std::vector<float> reduceMs;       ///< merge and split (ms)
+    std::vector<float> stepMs;         ///< the whole step (ms)
 
 private:
     void halve();

@@ -110,6 +110,40 @@ std::optional<std::string> Session::setWallAngularSpeed(size_t wall, double radP
     return std::nullopt;
 }
 
+std::optional<std::string> Session::setSensor(size_t index, const SplitSensor& sensor) {
+    if (!m_loop || index >= m_scene.sensors.size()) return "no such sensor";
+    if (const std::string problem = sensorProblem(sensor); !problem.empty()) return problem;
+    m_scene.sensors[index] = sensor;
+    m_loop->post([index, sensor](World& world) {
+        if (index < world.sensors().size()) world.sensors()[index] = sensor;
+    });
+    return std::nullopt;
+}
+
+size_t Session::addSensor(SensorShape shape, const Vec3& centre, double size) {
+    SplitSensor s;
+    s.shape = shape;
+    s.name = std::string(kSensorShapeNames[static_cast<size_t>(shape)]) +
+             std::to_string(m_scene.sensors.size());
+    s.position = centre;
+    s.halfExtents = Vec3::Constant(0.5 * size);
+    s.radius = 0.5 * size;
+    s.height = size;
+    m_scene.sensors.push_back(s);
+    if (m_loop) m_loop->post([s](World& world) { world.sensors().push_back(s); });
+    return m_scene.sensors.size() - 1;
+}
+
+void Session::removeSensor(size_t index) {
+    if (index >= m_scene.sensors.size()) return;
+    m_scene.sensors.erase(m_scene.sensors.begin() + static_cast<long>(index));
+    if (m_loop)
+        m_loop->post([index](World& world) {
+            if (index < world.sensors().size())
+                world.sensors().erase(world.sensors().begin() + static_cast<long>(index));
+        });
+}
+
 std::optional<std::string> Session::setBeltSpeed(size_t wall, double metresPerSecond) {
     if (!m_loop || wall >= m_scene.walls.size()) return "no such wall";
     if (!std::isfinite(metresPerSecond) || std::abs(metresPerSecond) > 100.0)
@@ -216,6 +250,26 @@ std::optional<std::string> writeStateScene(const World& world, const Scene& scen
     j["particles"] = Json::array({Json{{"type", "list"}, {"items", items}}});
     // The emitters already placed what is in the list; a reopened state must not add them again.
     j.erase("emitters");
+    Json sensors = Json::array();
+    for (const SplitSensor& s : world.sensors()) {
+        const Eigen::AngleAxisd r(s.orientation);
+        Json x{{"name", s.name},
+               {"type", kSensorShapeNames[static_cast<size_t>(s.shape)]},
+               {"enabled", s.enabled},
+               {"position", {s.position.x(), s.position.y(), s.position.z()}},
+               {"velocity", {s.velocity.x(), s.velocity.y(), s.velocity.z()}}};
+        if (s.shape == SensorShape::Box) x["halfExtents"] = {s.halfExtents.x(), s.halfExtents.y(), s.halfExtents.z()};
+        if (s.shape != SensorShape::Box) x["radius"] = s.radius;
+        if (s.shape == SensorShape::Cylinder) x["height"] = s.height;
+        if (s.shape != SensorShape::Sphere && r.angle() != 0.0)
+            x["rotation"] = {{"axis", {r.axis().x(), r.axis().y(), r.axis().z()}},
+                             {"angle", r.angle() * 180.0 / 3.14159265358979323846}};
+        sensors.push_back(x);
+    }
+    if (sensors.empty())
+        j.erase("sensors");
+    else
+        j["sensors"] = sensors;
     std::ostringstream description;
     description << "State of " << scene.name << " at t = " << world.time() << " s";
     j["description"] = description.str();

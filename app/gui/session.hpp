@@ -44,6 +44,12 @@ public:
     std::optional<std::string> setWallAngularSpeed(size_t wall, double radPerSecond);
     std::optional<std::string> setBeltSpeed(size_t wall, double metresPerSecond);
     std::optional<std::string> setEmitterRate(size_t emitter, double perSecond);
+    /// Split sensors (model reduction): kept in the scene too, so a reset or a saved state
+    /// keeps them where the user put them.
+    const std::vector<SplitSensor>& sensors() const { return m_scene.sensors; }
+    std::optional<std::string> setSensor(size_t index, const SplitSensor& sensor);
+    size_t addSensor(SensorShape shape, const Vec3& centre, double size);
+    void removeSensor(size_t index);
     /// Scene knobs that need a rebuild: stored in the scene and applied by reset().
     std::optional<std::string> setParticleCount(size_t generator, int count);
     /// Writes one VTK frame of the current state into `directory` (ParaView series).

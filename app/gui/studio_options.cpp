@@ -19,7 +19,7 @@ Opens SCENE (default assets/scenes/silo-9d.json) in the NDEM Studio window and p
                          (default 30) video frames per simulated second, then quit
   --with-panels          keep the ImGui panels in the video (left out by default)
   --panel NAME           open a panel at start: simulation, solver, material, scene, plots,
-                         display
+                         display, reduction
   --colour MODE          colour the particles by: speed, co-rotation, height, contacts,
                          pressure, aggregate, id
   --forces               show the force network     --clip   cut the scene open (clip plane)
@@ -122,8 +122,8 @@ std::optional<std::string> parseStudioOptions(const std::vector<std::string>& ar
                 return "--size: expected WxH with 64 <= W, H <= 8192 (got '" + v + "')";
         } else if (a == "--panel") {
             if (auto e = value(out.plotsOpen)) return e;
-            static const char* const kPanels[] = {"simulation", "solver", "material",
-                                                  "scene",      "plots",  "display"};
+            static const char* const kPanels[] = {"simulation", "solver",  "material", "scene",
+                                                  "plots",      "display", "reduction"};
             bool known = false;
             for (const char* p : kPanels) known = known || out.plotsOpen == p;
             if (!known) return "--panel: unknown panel '" + out.plotsOpen + "'";

@@ -1,5 +1,7 @@
 #include "gui/viewport.hpp"
 
+#include "render/sensor_geometry.hpp"
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -236,6 +238,7 @@ void Viewport::paintGL() {
         m_imgui.newFrame(static_cast<float>(width()), static_cast<float>(height()),
                          static_cast<float>(devicePixelRatioF()), dt);
         drawPanels(m_session, *s, m_history, m_render, m_renderer.meanForce(), m_panels, nowNs * 1e-9);
+        m_render.selectedSensor = m_panels.selectedSensor;
         m_imgui.render();
         setCursor(m_imgui.cursorShape());
     }
@@ -321,12 +324,63 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
     // ImGui's "wants the mouse" is a frame old: a press that lands on a panel before a frame
     // saw the pointer there must still not turn the camera.
     m_cameraDrag = !overPanel(m_pressAt);
+    if (m_cameraDrag && e->button() == Qt::LeftButton && e->modifiers() == Qt::NoModifier &&
+        grabSensor(m_pressAt))
+        m_cameraDrag = false;
+}
+
+bool Viewport::grabSensor(const QPoint& at) {
+    const Snapshot* s = snapshot();
+    if (!s || !m_render.showSensors || s->sensors.empty()) return false;
+    glm::vec3 origin, dir;
+    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()), static_cast<float>(width()),
+                 static_cast<float>(height()), origin, dir);
+    const Vec3 o(origin.x, origin.y, origin.z), d(dir.x, dir.y, dir.z);
+    double best = std::numeric_limits<double>::max();
+    int hit = -1;
+    for (size_t k = 0; k < s->sensors.size(); ++k)
+        if (const auto t = raySensor(s->sensors[k], o, d); t && *t < best) {
+            best = *t;
+            hit = static_cast<int>(k);
+        }
+    if (hit < 0 || static_cast<size_t>(hit) >= m_session.sensors().size()) return false;
+    m_sensorDrag.index = hit;
+    m_sensorDrag.grabbed = origin + static_cast<float>(best) * dir;
+    m_sensorDrag.normal = dir;
+    m_sensorDrag.start = s->sensors[static_cast<size_t>(hit)].position;
+    m_panels.selectedSensor = hit;
+    m_panels.reduction = true;
+    update();
+    return true;
+}
+
+void Viewport::dragSensor(const QPoint& at) {
+    glm::vec3 origin, dir;
+    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()), static_cast<float>(width()),
+                 static_cast<float>(height()), origin, dir);
+    const float facing = glm::dot(dir, m_sensorDrag.normal);
+    if (std::abs(facing) < 1e-6f) return;
+    const float t = glm::dot(m_sensorDrag.grabbed - origin, m_sensorDrag.normal) / facing;
+    const glm::vec3 moved = origin + t * dir - m_sensorDrag.grabbed;
+    Vec3 delta(moved.x, moved.y, moved.z);
+    if (m_axisLock >= 0) {
+        const double along = delta[m_axisLock];
+        delta.setZero();
+        delta[m_axisLock] = along;
+    }
+    const size_t k = static_cast<size_t>(m_sensorDrag.index);
+    if (k >= m_session.sensors().size()) return;
+    SplitSensor sensor = m_session.sensors()[k];
+    sensor.position = m_sensorDrag.start + delta;
+    if (auto e = m_session.setSensor(k, sensor)) showMessage(m_panels, "refused: " + *e, m_clock.elapsed() * 1e-3);
+    update();
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
     const QPoint p = e->position().toPoint();
     const QPoint d = p - m_lastMouse;
     m_lastMouse = p;
+    if (m_sensorDrag.index >= 0 && (e->buttons() & Qt::LeftButton)) return dragSensor(p);
     if (e->buttons() == Qt::NoButton || !m_cameraDrag) return;
     const bool pan = (e->buttons() & (Qt::RightButton | Qt::MiddleButton)) ||
                      (e->modifiers() & Qt::ShiftModifier);
@@ -343,6 +397,7 @@ void Viewport::mouseReleaseEvent(QMouseEvent* e) {
         (e->position().toPoint() - m_pressAt).manhattanLength() < 4)
         pick(e->position().toPoint());
     m_cameraDrag = false;
+    m_sensorDrag.index = -1;
 }
 
 void Viewport::wheelEvent(QWheelEvent* e) {
@@ -360,9 +415,24 @@ void Viewport::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_C: m_render.colourMode = static_cast<ColourMode>((static_cast<int>(m_render.colourMode) + 1) % 7); break;
     case Qt::Key_K: m_render.clip = !m_render.clip; break;
     case Qt::Key_G: m_render.showForces = !m_render.showForces; break;
+    case Qt::Key_X: m_axisLock = 0; break;
+    case Qt::Key_Y: m_axisLock = 1; break;
+    case Qt::Key_Z: m_axisLock = 2; break;
+    case Qt::Key_Delete:
+        if (m_panels.selectedSensor >= 0) {
+            m_session.removeSensor(static_cast<size_t>(m_panels.selectedSensor));
+            m_panels.selectedSensor = -1;
+        }
+        break;
     default: return QOpenGLWidget::keyPressEvent(e);
     }
     update();
+}
+
+void Viewport::keyReleaseEvent(QKeyEvent* e) {
+    if (!e->isAutoRepeat() && (e->key() == Qt::Key_X || e->key() == Qt::Key_Y || e->key() == Qt::Key_Z))
+        m_axisLock = -1;
+    QOpenGLWidget::keyReleaseEvent(e);
 }
 
 void Viewport::pick(const QPoint& at) {

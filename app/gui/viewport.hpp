@@ -70,6 +70,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
 
 private slots:
     void wake();
@@ -105,6 +106,16 @@ private:
     bool m_fitPending = false;
     QPoint m_pressAt, m_lastMouse;
     bool m_cameraDrag = false;  ///< the button went down outside the panels
+    /// A split sensor being dragged: on the plane through the grabbed point facing the
+    /// camera, or along one world axis while X, Y or Z is held.
+    struct SensorDrag {
+        int index = -1;
+        glm::vec3 grabbed{0.0f}, normal{0.0f, 0.0f, 1.0f};
+        Vec3 start = Vec3::Zero();
+    } m_sensorDrag;
+    int m_axisLock = -1;        ///< 0, 1, 2 while X, Y, Z is held
+    bool grabSensor(const QPoint& at);
+    void dragSensor(const QPoint& at);
 };
 
 }  // namespace ndem::app

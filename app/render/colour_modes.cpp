@@ -77,16 +77,22 @@ float colourValue(const Snapshot& s, ColourMode mode, size_t i) {
     return 0.0f;
 }
 
+void markAggregates(const Snapshot& s, std::vector<std::uint32_t>& rgba) {
+    // Slot numbers are reused when an aggregate re-forms, so a growing aggregate keeps its
+    // colour; + 7919 keeps slot 0 away from the particle-id hash of particle 0.
+    for (size_t i = 0; i < s.aggregate.size() && i < rgba.size(); ++i)
+        if (s.aggregate[i] >= 0) rgba[i] = hashColour(static_cast<std::uint32_t>(s.aggregate[i]) + 7919u);
+}
+
 void computeColours(const Snapshot& s, ColourMode mode, bool autoRange, ColourRange& range,
                     std::vector<std::uint32_t>& rgba) {
     const size_t n = s.particleCount();
     rgba.resize(n);
     if (mode == ColourMode::ParticleId || mode == ColourMode::Aggregate) {
         range.scalar = false;
-        // No particle belongs to an aggregate until model reduction forms them: every one is
-        // drawn in the "free" colour.
         for (size_t i = 0; i < n; ++i)
             rgba[i] = mode == ColourMode::ParticleId ? hashColour(s.id[i]) : pack(0.55f, 0.6f, 0.68f);
+        if (mode == ColourMode::Aggregate) markAggregates(s, rgba);
         return;
     }
     range.scalar = true;

@@ -1,5 +1,7 @@
 #include "render/scene_renderer.hpp"
 
+#include "render/sensor_geometry.hpp"
+
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
@@ -102,6 +104,12 @@ void SceneRenderer::release() {
         glDeleteBuffers(1, &w.vbo);
     }
     m_walls.clear();
+    for (SensorDraw& d : m_sensorMeshes) {
+        if (d.vao == 0) continue;
+        glDeleteVertexArrays(1, &d.vao);
+        glDeleteBuffers(1, &d.vbo);
+        d = SensorDraw{};
+    }
     const unsigned buffers[] = {m_quadVbo, m_sphereInstances, m_sphereColours, m_ribbonInstances};
     glDeleteBuffers(4, buffers);
     const unsigned arrays[] = {m_sphereVao, m_ribbonVao};
@@ -146,6 +154,7 @@ void SceneRenderer::upload(const Snapshot& s, RenderOptions& options) {
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_staging.size() * sizeof(float)),
                  m_staging.data(), GL_STREAM_DRAW);
     computeColours(s, options.colourMode, options.autoRange, options.range, m_colours);
+    if (options.showAggregates) markAggregates(s, m_colours);
     glBindBuffer(GL_ARRAY_BUFFER, m_sphereColours);
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_colours.size() * 4), m_colours.data(),
                  GL_STREAM_DRAW);
@@ -192,6 +201,37 @@ void SceneRenderer::drawWalls(const Snapshot& s, const glm::mat4& view, const gl
     }
 }
 
+void SceneRenderer::drawSensors(const Snapshot& s, const glm::mat4& view, const glm::mat4& proj,
+                                const RenderOptions& o) {
+    m_wall.bind();
+    glUniformMatrix4fv(m_wall.uniformLocation("view"), 1, GL_FALSE, glm::value_ptr(view));
+    glUniformMatrix4fv(m_wall.uniformLocation("proj"), 1, GL_FALSE, glm::value_ptr(proj));
+    m_wall.setUniformValue("clipOn", false);
+    for (size_t k = 0; k < s.sensors.size(); ++k) {
+        const SplitSensor& sensor = s.sensors[k];
+        SensorDraw& d = m_sensorMeshes[static_cast<int>(sensor.shape)];
+        if (d.vao == 0) {
+            const std::vector<glm::vec3> mesh = unitSensorMesh(sensor.shape);
+            glGenVertexArrays(1, &d.vao);
+            glGenBuffers(1, &d.vbo);
+            glBindVertexArray(d.vao);
+            glBindBuffer(GL_ARRAY_BUFFER, d.vbo);
+            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.size() * sizeof(glm::vec3)),
+                         mesh.data(), GL_STATIC_DRAW);
+            glEnableVertexAttribArray(0);
+            glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+            d.vertices = static_cast<int>(mesh.size());
+        }
+        const bool selected = static_cast<int>(k) == o.selectedSensor;
+        const float alpha = !sensor.enabled ? 0.1f : selected ? 0.5f : 0.32f;
+        const glm::mat4 model = sensorModel(sensor);
+        glUniformMatrix4fv(m_wall.uniformLocation("model"), 1, GL_FALSE, glm::value_ptr(model));
+        m_wall.setUniformValue("colour", 1.0f, selected ? 0.75f : 0.55f, 0.15f, alpha);
+        glBindVertexArray(d.vao);
+        glDrawArrays(GL_TRIANGLES, 0, d.vertices);
+    }
+}
+
 void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, int width, int height,
                          const RenderOptions& o) {
     const glm::mat4 view = camera.view();
@@ -230,12 +270,13 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, int width
         glDrawArraysInstanced(GL_TRIANGLES, 0, 6, m_edgeCount);
     }
 
-    // See-through shells last, over everything, without writing depth.
-    if (o.showWalls) {
+    // See-through shells and sensors last, over everything, without writing depth.
+    if (o.showWalls || (o.showSensors && !s.sensors.empty())) {
         glEnable(GL_BLEND);
         glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
         glDepthMask(GL_FALSE);
-        drawWalls(s, view, proj, o, true);
+        if (o.showWalls) drawWalls(s, view, proj, o, true);
+        if (o.showSensors) drawSensors(s, view, proj, o);
         glDepthMask(GL_TRUE);
         glDisable(GL_BLEND);
     }

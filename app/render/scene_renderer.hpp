@@ -25,6 +25,9 @@ struct RenderOptions {
     bool showParticles = true;
     bool showWalls = true;
     bool showForces = false;
+    bool showAggregates = true;    ///< aggregate members in one colour per aggregate
+    bool showSensors = true;       ///< split sensors, translucent
+    int selectedSensor = -1;       ///< drawn brighter
     float forceThreshold = 0.5f;   ///< edges below this fraction of the mean force are hidden
     bool clip = false;
     glm::vec4 clipPlane{0, 1, 0, 0};   ///< world: dot(n, x) + d >= 0 is kept (the far half)
@@ -68,6 +71,13 @@ private:
     void setClip(QOpenGLShaderProgram& program, const RenderOptions& o);
 
     QOpenGLShaderProgram m_sphere, m_ribbon, m_wall;
+    struct SensorDraw {
+        GLuint vao = 0, vbo = 0;
+        int vertices = 0;
+    };
+    SensorDraw m_sensorMeshes[3];  ///< unit box, sphere, cylinder
+    void drawSensors(const Snapshot& s, const glm::mat4& view, const glm::mat4& proj,
+                     const RenderOptions& o);
     unsigned m_quadVbo = 0;
     unsigned m_sphereVao = 0, m_sphereInstances = 0, m_sphereColours = 0;
     unsigned m_ribbonVao = 0, m_ribbonInstances = 0;

@@ -31,6 +31,7 @@ void fillSnapshot(const World& world, const StepStats& stats, double forceThresh
     out.gravity = world.gravity();
     out.emitted = world.emittedCount();
     out.removed = world.removedCount();
+    out.sensors = world.sensors();
 
     // Particles: resize, never clear-and-push, so the copy is one pass over each array.
     const ParticleStore& p = world.particles();
@@ -39,6 +40,7 @@ void fillSnapshot(const World& world, const StepStats& stats, double forceThresh
     out.velocity.resize(3 * n);
     out.radius.resize(n);
     out.id.resize(n);
+    out.aggregate.assign(p.aggregate.begin(), p.aggregate.end());
     out.contactCount.assign(n, 0u);
     out.pressure.assign(n, 0.0f);
     for (size_t i = 0; i < n; ++i) {

@@ -32,6 +32,7 @@ struct Snapshot {
     Vec3 gravity = Vec3::Zero(); ///< acting in the next step (m/s²)
     long emitted = 0;            ///< particles emitted since the start
     long removed = 0;            ///< particles removed by sinks since the start
+    std::vector<SplitSensor> sensors;  ///< model reduction's split sensors (few; copied)
 
     // Per particle, in the world's storage order (which changes when it reorders; use `id`
     // to follow one particle).
@@ -40,6 +41,7 @@ struct Snapshot {
     std::vector<float> velocity;              ///< v, xyz per particle (m/s)
     std::vector<std::uint32_t> contactCount;  ///< touching contacts, walls included
     std::vector<std::uint32_t> id;            ///< stable particle id
+    std::vector<std::int32_t> aggregate;      ///< rigid aggregate slot, -1 free (model reduction)
     /// Mean stress of the particle, tr(σ)/3 = Σ_c f_n |l_c| / (3 V) over its contacts (Pa):
     /// the Love–Weber average, what the "pressure" colour mode shows.
     std::vector<float> pressure;

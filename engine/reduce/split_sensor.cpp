@@ -21,4 +21,16 @@ double SplitSensor::distance(const Vec3& x) const {
     }
 }
 
+std::string sensorProblem(const SplitSensor& s) {
+    if (!s.position.allFinite() || !s.velocity.allFinite() || !s.orientation.coeffs().allFinite())
+        return "sensor '" + s.name + "': position, velocity and rotation must be finite";
+    if (s.shape == SensorShape::Box && !((s.halfExtents.array() > 0.0).all() && s.halfExtents.allFinite()))
+        return "sensor '" + s.name + "': every half extent must be > 0";
+    if (s.shape != SensorShape::Box && !(s.radius > 0.0 && std::isfinite(s.radius)))
+        return "sensor '" + s.name + "': radius must be > 0";
+    if (s.shape == SensorShape::Cylinder && !(s.height > 0.0 && std::isfinite(s.height)))
+        return "sensor '" + s.name + "': height must be > 0";
+    return {};
+}
+
 }  // namespace ndem

@@ -30,4 +30,7 @@ struct SplitSensor {
     void move(double h) { position += h * velocity; }
 };
 
+/// Why a sensor cannot be used (non-finite pose, sizes not > 0), or empty.
+std::string sensorProblem(const SplitSensor& s);
+
 }  // namespace ndem
