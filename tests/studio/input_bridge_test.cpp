@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+#include <glm/glm.hpp>
+
 #include <gtest/gtest.h>
 
 namespace ndem::test {
@@ -125,6 +127,53 @@ TEST_F(InputBridge, DragsOnThePanelsStayThereDragsOutsideTurnTheCameraAndSpacePl
         return m_window->session().loop().publishedCount() > published + 3;
     }, 10000));
     EXPECT_TRUE(m_window->session().loop().isPlaying());
+}
+
+TEST_F(InputBridge, DraggingASplitSensorMovesItInTheEngineAndAnAxisKeyLocksTheDirection) {
+    app::Session& session = m_window->session();
+    const Vec3 centre(0.0, 0.0, 0.1);
+    session.addSensor(SensorShape::Sphere, centre, 0.06);
+    ASSERT_TRUE(waitForSnapshot([](const app::Snapshot& s) { return s.sensors.size() == 1; }));
+    auto screenOf = [&](const Vec3& x) {
+        const glm::mat4 m = view().camera().projection(static_cast<float>(view().width()) /
+                                                       static_cast<float>(view().height())) *
+                            view().camera().view();
+        const glm::vec4 c = m * glm::vec4(x.x(), x.y(), x.z(), 1.0f);
+        return QPoint(static_cast<int>((0.5f * c.x / c.w + 0.5f) * view().width()),
+                      static_cast<int>((0.5f - 0.5f * c.y / c.w) * view().height()));
+    };
+    auto drag = [&](QPoint from, QPoint to) {
+        QTest::mousePress(&view(), Qt::LeftButton, {}, from);
+        for (int k = 1; k <= 5; ++k) {
+            QTest::mouseMove(&view(), from + (to - from) * k / 5);
+            QTest::qWait(20);
+        }
+        QTest::mouseRelease(&view(), Qt::LeftButton, {}, to);
+        QTest::qWait(50);
+    };
+    const float yaw0 = view().camera().yaw;
+    const QPoint at = screenOf(centre);
+    drag(at, at + QPoint(60, 0));
+    EXPECT_EQ(view().panels().selectedSensor, 0) << "the click did not grab the sensor";
+    EXPECT_FLOAT_EQ(view().camera().yaw, yaw0) << "grabbing a sensor must not turn the camera";
+    ASSERT_TRUE(waitForSnapshot([&](const app::Snapshot& s) {
+        return !s.sensors.empty() && (s.sensors[0].position - centre).norm() > 0.005;
+    })) << "the sensor did not move in the engine";
+    const Vec3 moved = snap().sensors[0].position;
+    EXPECT_EQ(moved, session.sensors()[0].position);  // the scene keeps it for reset and save
+    // 60 px right on the screen: mostly sideways, at the same height.
+    EXPECT_NEAR(moved.z(), centre.z(), 0.01);
+
+    // Z held: straight up, x and y stay.
+    QTest::keyPress(&view(), Qt::Key_Z);
+    const QPoint now = screenOf(moved);
+    drag(now, now + QPoint(20, -60));
+    QTest::keyRelease(&view(), Qt::Key_Z);
+    ASSERT_TRUE(waitForSnapshot([&](const app::Snapshot& s) {
+        return !s.sensors.empty() && s.sensors[0].position.z() > moved.z() + 0.005;
+    })) << "the sensor did not move up";
+    EXPECT_NEAR(snap().sensors[0].position.x(), moved.x(), 1e-9);
+    EXPECT_NEAR(snap().sensors[0].position.y(), moved.y(), 1e-9);
 }
 
 }  // namespace

@@ -66,6 +66,14 @@ TEST(Session, SavedStateReopensWithTheSameParticles) {
     s.loop().play();
     ASSERT_TRUE(waitUntil(s, [](const Snapshot& x) { return x.time > 0.3; }));
     s.loop().pause();
+    // A split sensor, moved and turned, travels with the state.
+    const size_t k = s.addSensor(SensorShape::Cylinder, Vec3(0.01, 0.02, 0.05), 0.04);
+    SplitSensor sensor = s.sensors()[k];
+    sensor.orientation = Quat(Eigen::AngleAxisd(0.5, Vec3::UnitX()));
+    sensor.velocity = Vec3(0.0, 0.0, 0.1);
+    ASSERT_FALSE(s.setSensor(k, sensor));
+    sensor.radius = -1.0;
+    ASSERT_TRUE(s.setSensor(k, sensor)) << "a negative radius must be refused";
     s.saveState(path);
     const std::string said = waitForMessage(s);
     ASSERT_NE(said.find("state saved"), std::string::npos) << said;
@@ -81,6 +89,12 @@ TEST(Session, SavedStateReopensWithTheSameParticles) {
         EXPECT_NEAR(after.velocity[i], before.velocity[i], 1e-6f);
     }
     EXPECT_EQ(after.settings.iterations, before.settings.iterations);
+    ASSERT_EQ(after.sensors.size(), 1u);
+    EXPECT_EQ(after.sensors[0].shape, SensorShape::Cylinder);
+    EXPECT_NEAR((after.sensors[0].position - Vec3(0.01, 0.02, 0.05)).norm(), 0.0, 1e-12);
+    EXPECT_NEAR(after.sensors[0].radius, 0.02, 1e-12);
+    EXPECT_NEAR(after.sensors[0].orientation.angularDistance(Quat(Eigen::AngleAxisd(0.5, Vec3::UnitX()))), 0.0, 1e-9);
+    EXPECT_EQ(after.sensors[0].velocity, Vec3(0.0, 0.0, 0.1));
     EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
 
     s.exportVtk((dir / "vtk").string());
