@@ -209,6 +209,7 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
                  PgsOptions{m_settings.iterations, m_settings.tolerance, m_settings.frictionModel,
                             m_recordResidual ? &m_residualHistory : nullptr});
     storeContinuousImpulses(m_rows, m_contacts);
+    if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit) carryInternalImpulses(map);
     stats.iterations = r.iterations;
     stats.residual = r.residual;
     stats.maxResidual = r.maxResidual;
@@ -219,6 +220,22 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
     writeBackVelocities();
     reduceAfterSolve(stats, clock);
     integratePositions();
+}
+
+void World::carryInternalImpulses(const BodyMap& map) {
+    // A contact inside an aggregate has no row: it keeps the impulse it carried when it was
+    // last solved, so the grains an aggregate frees start loaded, not cold (and the force
+    // network and wall pressures still show the frozen forces). The trial split, where on,
+    // solves these contacts instead.
+    ContactSet& c = m_contacts;
+    for (size_t i = 0; i < c.size(); ++i) {
+        if (!map.internal(c, i) || c.memory[i] < 0) continue;
+        const ContactMemory& m = m_history[c.memory[i]];
+        c.normalImpulse[i] = m.normalImpulse;
+        c.frictionImpulse[i] = m.frictionImpulse;
+        c.rollingImpulse[i] = m.rollingImpulse;
+        c.hertzScale[i] = m.hertzScale;
+    }
 }
 
 void World::writeBackVelocities() {

@@ -128,6 +128,7 @@ private:
     void reduceBeforeImpacts(StepStats& stats, class PhaseClock& clock);
     void reduceAfterSolve(StepStats& stats, class PhaseClock& clock);
     void writeBackVelocities();
+    void carryInternalImpulses(const BodyMap& map);
     void measure(StepStats& stats);
 
     std::string m_name;

@@ -93,7 +93,8 @@ int columnOf(const Table& table, const std::string& name) {
 
 const std::vector<Case>& cases() {
     static const std::vector<Case> all = {janssenCase(),  iterationScalingCase(), warmStartCase(),
-                                          drumCase(),     angleOfReposeCase(),    collapseCase()};
+                                          drumCase(),     angleOfReposeCase(),    collapseCase(),
+                                          modelReductionCase()};
     return all;
 }
 

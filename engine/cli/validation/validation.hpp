@@ -92,5 +92,6 @@ Case warmStartCase();
 Case drumCase();
 Case angleOfReposeCase();
 Case collapseCase();
+Case modelReductionCase();
 
 }  // namespace ndem::cli::validation
