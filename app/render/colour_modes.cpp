@@ -77,11 +77,16 @@ float colourValue(const Snapshot& s, ColourMode mode, size_t i) {
     return 0.0f;
 }
 
-void markAggregates(const Snapshot& s, std::vector<std::uint32_t>& rgba) {
+void markAggregates(const Snapshot& s, std::vector<std::uint32_t>& rgba, bool pastel) {
     // Slot numbers are reused when an aggregate re-forms, so a growing aggregate keeps its
-    // colour; + 7919 keeps slot 0 away from the particle-id hash of particle 0.
-    for (size_t i = 0; i < s.aggregate.size() && i < rgba.size(); ++i)
-        if (s.aggregate[i] >= 0) rgba[i] = hashColour(static_cast<std::uint32_t>(s.aggregate[i]) + 7919u);
+    // colour; + 7919 keeps slot 0 away from the particle-id hash of particle 0. Over a scalar
+    // mode the aggregates are pastel, so that they do not read as values of the colour map.
+    for (size_t i = 0; i < s.aggregate.size() && i < rgba.size(); ++i) {
+        if (s.aggregate[i] < 0) continue;
+        std::uint32_t c = hashColour(static_cast<std::uint32_t>(s.aggregate[i]) + 7919u);
+        if (pastel) c = ((c >> 1) & 0x007f7f7fu) + 0x00808080u + (c & 0xff000000u);
+        rgba[i] = c;
+    }
 }
 
 void computeColours(const Snapshot& s, ColourMode mode, bool autoRange, ColourRange& range,
@@ -92,7 +97,7 @@ void computeColours(const Snapshot& s, ColourMode mode, bool autoRange, ColourRa
         range.scalar = false;
         for (size_t i = 0; i < n; ++i)
             rgba[i] = mode == ColourMode::ParticleId ? hashColour(s.id[i]) : pack(0.55f, 0.6f, 0.68f);
-        if (mode == ColourMode::Aggregate) markAggregates(s, rgba);
+        if (mode == ColourMode::Aggregate) markAggregates(s, rgba, false);
         return;
     }
     range.scalar = true;

@@ -42,8 +42,9 @@ std::uint32_t viridis(float t);
 void computeColours(const Snapshot& s, ColourMode mode, bool autoRange, ColourRange& range,
                     std::vector<std::uint32_t>& rgba);
 
-/// Gives every aggregate member its aggregate's colour (the other particles keep theirs).
-void markAggregates(const Snapshot& s, std::vector<std::uint32_t>& rgba);
+/// Gives every aggregate member its aggregate's colour (the other particles keep theirs);
+/// `pastel` lightens them for drawing over a scalar colour map.
+void markAggregates(const Snapshot& s, std::vector<std::uint32_t>& rgba, bool pastel);
 
 /// The value mode shows for particle i (NaN for categorical modes).
 float colourValue(const Snapshot& s, ColourMode mode, size_t i);

@@ -154,7 +154,7 @@ void SceneRenderer::upload(const Snapshot& s, RenderOptions& options) {
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_staging.size() * sizeof(float)),
                  m_staging.data(), GL_STREAM_DRAW);
     computeColours(s, options.colourMode, options.autoRange, options.range, m_colours);
-    if (options.showAggregates) markAggregates(s, m_colours);
+    if (options.showAggregates) markAggregates(s, m_colours, options.range.scalar);
     glBindBuffer(GL_ARRAY_BUFFER, m_sphereColours);
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_colours.size() * 4), m_colours.data(),
                  GL_STREAM_DRAW);

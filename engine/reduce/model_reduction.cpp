@@ -166,6 +166,7 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
     if (m_alive == 0) return 0;
     const StepSettings::Reduction& r = s.reduction;
     const size_t n = p.size();
+    releaseUnsupported(p, c, walls);
     m_marked.assign(n, 0);
     std::vector<Index> frontier;
     auto mark = [&](Index i) {
@@ -281,6 +282,22 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
         }
     }
     return freed;
+}
+
+void ModelReduction::releaseUnsupported(ParticleStore& p, const ContactSet& c,
+                                        const std::vector<Wall>& walls) {
+    // An aggregate rides on its wall only while some member touches it: material carried past
+    // the end of a belt, or a wall switched off, must fall as a rigid body, not float on.
+    std::vector<char> supported(m_aggregates.size(), 0);
+    for (size_t i = 0; i < c.size(); ++i) {
+        if (!(c.flags[i] & kWallContact) || !(c.flags[i] & kTouching)) continue;
+        const int g = p.aggregate[c.bodyA[i]];
+        if (g >= 0 && m_aggregates[g].wall == static_cast<int>(c.bodyB[i])) supported[g] = 1;
+    }
+    for (size_t k = 0; k < m_aggregates.size(); ++k) {
+        Aggregate& a = m_aggregates[k];
+        if (a.alive() && a.kinematic() && (!supported[k] || !walls[a.wall].enabled)) a.wall = -1;
+    }
 }
 
 void ModelReduction::loadBodies(const ParticleStore& p, std::vector<SolverBody>& bodies) {

@@ -68,6 +68,8 @@ public:
 private:
     int add(Aggregate a, ParticleStore& p);
     void kill(int slot, ParticleStore& p);
+    /// Aggregates riding on a wall none of their members touches any more become dynamic.
+    void releaseUnsupported(ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls);
     /// Re-forms the members of `slot` that are not marked, as their connected pieces.
     void reform(int slot, ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls);
 

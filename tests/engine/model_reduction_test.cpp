@@ -246,6 +246,38 @@ TEST(ModelReduction, TrialSplitLetsAMergedBlockCollapseWhenItsSideWallGoesAndCon
     }
 }
 
+TEST(ModelReduction, GrainsAtRestOnABeltRideWithItAndFallWhenTheBeltGoes) {
+    Scene s;
+    s.name = "belt";
+    s.materials = {scenes::servinGrain()};
+    s.settings = reducedSettings();
+    Wall belt;
+    belt.name = "belt";
+    belt.surfaceVelocity = Vec3(0.1, 0.0, 0.0);
+    s.walls.push_back(belt);
+    for (int i = 0; i < 4; ++i) {
+        ParticleSpec p;
+        p.radius = 0.005;
+        p.position = Vec3(0.01 * (i % 2), 0.01 * (i / 2), 0.005);
+        p.velocity = belt.surfaceVelocity;
+        s.particles.push_back(p);
+    }
+    World world = test::makeWorld(s);
+    StepStats st;
+    for (int k = 0; k < 20; ++k) st = world.step();
+    ASSERT_EQ(st.aggregates, 1);
+    const Aggregate* riding = nullptr;
+    for (const Aggregate& a : world.reduction().aggregates())
+        if (a.alive()) riding = &a;
+    ASSERT_NE(riding, nullptr);
+    EXPECT_EQ(riding->wall, 0) << "the layer rides on the belt as a kinematic aggregate";
+    const auto& p = world.particles();
+    for (size_t i = 0; i < p.size(); ++i) EXPECT_NEAR((p.velocity[i] - Vec3(0.1, 0, 0)).norm(), 0.0, 1e-12);
+    world.walls()[0].enabled = false;
+    for (int k = 0; k < 10; ++k) world.step();
+    for (size_t i = 0; i < p.size(); ++i) EXPECT_LT(p.velocity[i].z(), -0.3) << "the grains must fall";
+}
+
 TEST(ModelReduction, SensorsLoadFromSceneFilesAndBadOnesAreNamed) {
     const std::string ok = R"({"materials": [{"name": "g", "density": 2500}],
         "sensors": [{"type": "sphere", "position": [0, 0, 0.1], "radius": 0.02},
