@@ -24,7 +24,8 @@ namespace {
 
 const char* const kShortcuts =
     "Mouse: left drag orbit, right / middle / Shift+left drag pan, wheel zoom, click a particle "
-    "to inspect it.\n"
+    "to inspect it, left drag a split sensor to move it (hold X, Y or Z: along that axis), Del "
+    "deletes the selected sensor.\n"
     "Space play / pause, N single step, F fit the scene, C next colour mode, G force network, "
     "K clip plane.\nCtrl+O open scene, Ctrl+R reset, Ctrl+P screenshot, Ctrl+Shift+R start / "
     "stop video, Ctrl+Q quit.";
