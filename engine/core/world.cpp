@@ -124,10 +124,11 @@ StepStats World::step() {
     StepStats stats;
     for (auto& m : m_measurements) m->prepare(*this);
     PhaseClock clock;
+    stats.reductionEnabled = reductionActive();
     applySchedule();
     emitAndRemove(stats);
     if (m_reduction.aggregateCount() > 0) {
-        if (!m_settings.reduction.enabled)
+        if (!reductionActive())
             m_reduction.dissolve(m_particles);
         else if (stats.removed > 0)
             m_reduction.dropRemoved(m_particles, m_walls);
@@ -247,7 +248,7 @@ void World::writeBackVelocities() {
 }
 
 void World::reduceBeforeImpacts(StepStats& stats, PhaseClock& clock) {
-    if (!m_settings.reduction.enabled) return;
+    if (!reductionActive()) return;
     stats.seconds.collide += clock.lap();
     m_startVelocity = m_particles.velocity;
     m_startAngular = m_particles.angularVelocity;
@@ -256,15 +257,16 @@ void World::reduceBeforeImpacts(StepStats& stats, PhaseClock& clock) {
         runTrialSolve(m_particles, m_contacts, m_history, m_materials, m_settings, gravity(), m_trial);
         trial = &m_trial;
     }
-    stats.split = m_reduction.split(m_particles, m_contacts, m_walls, m_sensors, m_settings, trial);
+    stats.split = m_reduction.split(m_particles, m_contacts, m_walls, m_sensors, m_materials,
+                                    gravity(), m_settings, trial);
     stats.seconds.reduce += clock.lap();
 }
 
 void World::reduceAfterSolve(StepStats& stats, PhaseClock& clock) {
-    if (!m_settings.reduction.enabled) return;
+    if (!reductionActive()) return;
     stats.seconds.solve += clock.lap();
-    stats.merged = m_reduction.merge(m_particles, m_contacts, m_walls, m_sensors, m_startVelocity,
-                                     m_startAngular, m_settings);
+    stats.merged = m_reduction.merge(m_particles, m_contacts, m_walls, m_sensors, m_materials,
+                                     gravity(), m_startVelocity, m_startAngular, m_settings);
     stats.seconds.reduce += clock.lap();
 }
 

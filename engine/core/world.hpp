@@ -81,6 +81,10 @@ public:
     std::int64_t stepCount() const { return m_stepCount; }
     /// Gravity acting in the next step (with the ramp applied) (m/s²).
     Vec3 gravity() const { return m_settings.gravityAt(m_time); }
+    /// Model reduction is on and its start time has come.
+    bool reductionActive() const {
+        return m_settings.reduction.enabled && m_time >= m_settings.reduction.from;
+    }
 
     /// Mean residual after each sweep of the last continuous solve, when recording is on.
     const std::vector<double>& residualHistory() const { return m_residualHistory; }

@@ -30,6 +30,23 @@ double largestComponent(const Vec3& w, const Vec3& n) {
     return std::max({std::abs(w.dot(n)), std::abs(w.dot(t1)), std::abs(w.dot(t2))});
 }
 
+/// Gravity presses a grain onto a wall (normal `n` from the grain into the wall) inside the
+/// friction cone of the pair: only then can material ride on a moving wall as if glued. A
+/// belt passes; the rising side of a drum past the friction angle does not, so material is not
+/// carried over the top as a kinematic body (it goes on as a dynamic one the solver holds or
+/// lets go). Without gravity nothing pulls material off a wall.
+bool wallHolds(const Vec3& n, const Vec3& gravity, double friction) {
+    const double g = gravity.norm();
+    if (g == 0.0) return true;
+    const double pressing = gravity.dot(n);
+    return pressing > 0.0 && (gravity - pressing * n).norm() <= friction * pressing;
+}
+
+bool contactHolds(const ContactSet& c, size_t i, const MaterialTable& materials,
+                  const Vec3& gravity) {
+    return wallHolds(c.normal[i], gravity, materials.pair(c.materialA[i], c.materialB[i]).friction);
+}
+
 bool wallMoves(const Wall& w) {
     return !w.linearVelocity.isZero() || !w.angularVelocity.isZero() || !w.surfaceVelocity.isZero();
 }
@@ -161,12 +178,13 @@ void ModelReduction::dropRemoved(ParticleStore& p, const std::vector<Wall>& wall
 }
 
 int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls,
-                          std::span<const SplitSensor> sensors, const StepSettings& s,
-                          const TrialSolution* trial) {
+                          std::span<const SplitSensor> sensors, const MaterialTable& materials,
+                          const Vec3& gravity, const StepSettings& s, const TrialSolution* trial) {
     if (m_alive == 0) return 0;
     const StepSettings::Reduction& r = s.reduction;
     const size_t n = p.size();
-    releaseUnsupported(p, c, walls);
+    std::vector<char> touched(m_aggregates.size(), 0);
+    releaseUnsupported(p, c, walls, materials, gravity, touched);
     m_marked.assign(n, 0);
     std::vector<Index> frontier;
     auto mark = [&](Index i) {
@@ -175,7 +193,6 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
             frontier.push_back(i);
         }
     };
-
     if (r.contactSplit) {
         const double h = s.timeStep;
         for (size_t i = 0; i < c.size(); ++i) {
@@ -225,16 +242,23 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
         }
 
     int freed = 0;
-    std::vector<char> touched(m_aggregates.size(), 0);
+    bool any = std::find(touched.begin(), touched.end(), 1) != touched.end();
     for (size_t i = 0; i < n; ++i)
         if (m_marked[i]) {
             touched[p.aggregate[i]] = 1;
             ++freed;
+            any = true;
         }
-    if (freed == 0) return 0;
+    if (any) reformTouched(touched, p, c, walls, materials, gravity);
+    return freed;
+}
 
+void ModelReduction::reformTouched(const std::vector<char>& touched, ParticleStore& p,
+                                   const ContactSet& c, const std::vector<Wall>& walls,
+                                   const MaterialTable& materials, const Vec3& gravity) {
     // The unmarked members of each touched aggregate stay rigid in connected pieces: cut the
     // network at the freed members and form one aggregate per piece (Sec. 3.2).
+    const size_t n = p.size();
     m_parent.resize(n);
     for (size_t i = 0; i < n; ++i) m_parent[i] = static_cast<Index>(i);
     std::vector<int> wallOf(n, -1);
@@ -244,7 +268,9 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
         const int g = p.aggregate[a];
         if (g < 0 || !touched[g] || m_marked[a]) continue;
         if (c.flags[i] & kWallContact) {
-            if (static_cast<int>(c.bodyB[i]) == m_aggregates[g].wall) wallOf[a] = m_aggregates[g].wall;
+            const int ridden = m_aggregates[g].wall;
+            if (static_cast<int>(c.bodyB[i]) == ridden && contactHolds(c, i, materials, gravity))
+                wallOf[a] = ridden;
             continue;
         }
         const Index b = c.bodyB[i];
@@ -281,22 +307,34 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
             add(std::move(a), p);
         }
     }
-    return freed;
 }
 
-void ModelReduction::releaseUnsupported(ParticleStore& p, const ContactSet& c,
-                                        const std::vector<Wall>& walls) {
-    // An aggregate rides on its wall only while some member touches it: material carried past
-    // the end of a belt, or a wall switched off, must fall as a rigid body, not float on.
-    std::vector<char> supported(m_aggregates.size(), 0);
+void ModelReduction::releaseUnsupported(const ParticleStore& p, const ContactSet& c,
+                                        const std::vector<Wall>& walls,
+                                        const MaterialTable& materials, const Vec3& gravity,
+                                        std::vector<char>& touched) {
+    // An aggregate rides on its wall only while the wall holds it: material carried past the
+    // end of a belt, on a wall switched off, or turned by a drum beyond the friction angle must
+    // go on as a dynamic body (in its connected pieces: the wall no longer joins them).
+    std::vector<Vec3> normal(m_aggregates.size(), Vec3::Zero());
+    std::vector<double> friction(m_aggregates.size(), 0.0);
+    std::vector<int> count(m_aggregates.size(), 0);
     for (size_t i = 0; i < c.size(); ++i) {
         if (!(c.flags[i] & kWallContact) || !(c.flags[i] & kTouching)) continue;
         const int g = p.aggregate[c.bodyA[i]];
-        if (g >= 0 && m_aggregates[g].wall == static_cast<int>(c.bodyB[i])) supported[g] = 1;
+        if (g < 0 || m_aggregates[g].wall != static_cast<int>(c.bodyB[i])) continue;
+        normal[g] += c.normal[i];
+        friction[g] += materials.pair(c.materialA[i], c.materialB[i]).friction;
+        ++count[g];
     }
     for (size_t k = 0; k < m_aggregates.size(); ++k) {
         Aggregate& a = m_aggregates[k];
-        if (a.alive() && a.kinematic() && (!supported[k] || !walls[a.wall].enabled)) a.wall = -1;
+        if (!a.alive() || !a.kinematic()) continue;
+        const bool held = count[k] > 0 && walls[a.wall].enabled &&
+                          wallHolds(normal[k].normalized(), gravity, friction[k] / count[k]);
+        if (held) continue;
+        a.wall = -1;
+        touched[k] = 1;
     }
 }
 
@@ -366,7 +404,8 @@ void ModelReduction::storeBodies(std::span<const SolverBody> bodies, ParticleSto
 }
 
 int ModelReduction::merge(ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls,
-                          std::span<const SplitSensor> sensors, std::span<const Vec3> startVelocity,
+                          std::span<const SplitSensor> sensors, const MaterialTable& materials,
+                          const Vec3& gravity, std::span<const Vec3> startVelocity,
                           std::span<const Vec3> startAngular, const StepSettings& s) {
     const StepSettings::Reduction& r = s.reduction;
     const size_t n = p.size();
@@ -407,6 +446,7 @@ int ModelReduction::merge(ParticleStore& p, const ContactSet& c, const std::vect
         if (wall) {
             const Wall& w = walls[c.bodyB[i]];
             if (!r.mergeWithMovingWalls || !w.enabled || !wallMoves(w)) continue;
+            if (!contactHolds(c, i, materials, gravity)) continue;
             other = static_cast<Index>(n + c.bodyB[i]);
         } else {
             other = c.bodyB[i];

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collide/contact_set.hpp"
+#include "core/material.hpp"
 #include "core/particles.hpp"
 #include "core/settings.hpp"
 #include "core/wall.hpp"
@@ -35,10 +36,12 @@ public:
     /// Split (Algorithm 1 line 6), before the impact stage: contact events (Eq. 29–31) freed
     /// with N_c-spl levels of their contact network, members out of balance in the trial
     /// solve (Eq. 32–36, when `trial` is given), and members inside a split sensor. The
-    /// rest of each touched aggregate re-forms as its connected pieces. Returns members freed.
+    /// rest of each touched aggregate re-forms as its connected pieces. An aggregate riding
+    /// on a wall that no longer holds it (see `wallHolds`) re-forms as dynamic pieces.
+    /// Returns members freed.
     int split(ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls,
-              std::span<const SplitSensor> sensors, const StepSettings& s,
-              const TrialSolution* trial = nullptr);
+              std::span<const SplitSensor> sensors, const MaterialTable& materials,
+              const Vec3& gravity, const StepSettings& s, const TrialSolution* trial = nullptr);
 
     /// Appends one solver body per aggregate before the static body (the last entry of
     /// `bodies`, which holds the particles then the static body on entry). Members' own
@@ -59,7 +62,8 @@ public:
     /// rests on, if allowed). `startVelocity` and `startAngular` are the particle velocities
     /// at the start of the step. Returns the particles that were free and joined an aggregate.
     int merge(ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls,
-              std::span<const SplitSensor> sensors, std::span<const Vec3> startVelocity,
+              std::span<const SplitSensor> sensors, const MaterialTable& materials,
+              const Vec3& gravity, std::span<const Vec3> startVelocity,
               std::span<const Vec3> startAngular, const StepSettings& s);
 
     /// x_{i+1}: each aggregate moves rigidly and places its members (Eq. 11–13).
@@ -68,10 +72,17 @@ public:
 private:
     int add(Aggregate a, ParticleStore& p);
     void kill(int slot, ParticleStore& p);
-    /// Aggregates riding on a wall none of their members touches any more become dynamic.
-    void releaseUnsupported(ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls);
-    /// Re-forms the members of `slot` that are not marked, as their connected pieces.
-    void reform(int slot, ParticleStore& p, const ContactSet& c, const std::vector<Wall>& walls);
+    /// Aggregates riding on a wall that no longer holds them (no member touches it, or the
+    /// mean normal of their contacts with it leaves the friction cone about gravity) become
+    /// dynamic; flags them in `touched` so that they re-form as their connected pieces.
+    void releaseUnsupported(const ParticleStore& p, const ContactSet& c,
+                            const std::vector<Wall>& walls, const MaterialTable& materials,
+                            const Vec3& gravity, std::vector<char>& touched);
+    /// Re-forms the unmarked members of every `touched` aggregate as their connected pieces;
+    /// a piece rides on its aggregate's wall only while one of its contacts there holds it.
+    void reformTouched(const std::vector<char>& touched, ParticleStore& p, const ContactSet& c,
+                       const std::vector<Wall>& walls, const MaterialTable& materials,
+                       const Vec3& gravity);
 
     std::vector<Aggregate> m_aggregates;
     std::vector<int> m_freeSlots;

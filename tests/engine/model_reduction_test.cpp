@@ -6,6 +6,7 @@
 #include "test_util.hpp"
 
 #include <cmath>
+#include <numbers>
 #include <set>
 
 namespace ndem {
@@ -246,11 +247,12 @@ TEST(ModelReduction, TrialSplitLetsAMergedBlockCollapseWhenItsSideWallGoesAndCon
     }
 }
 
-TEST(ModelReduction, GrainsAtRestOnABeltRideWithItAndFallWhenTheBeltGoes) {
+/// Four grains at rest on a belt moving at 0.1 m/s along x (the belt is the plane z = 0).
+World beltLayer(const StepSettings& settings) {
     Scene s;
     s.name = "belt";
     s.materials = {scenes::servinGrain()};
-    s.settings = reducedSettings();
+    s.settings = settings;
     Wall belt;
     belt.name = "belt";
     belt.surfaceVelocity = Vec3(0.1, 0.0, 0.0);
@@ -262,20 +264,73 @@ TEST(ModelReduction, GrainsAtRestOnABeltRideWithItAndFallWhenTheBeltGoes) {
         p.velocity = belt.surfaceVelocity;
         s.particles.push_back(p);
     }
-    World world = test::makeWorld(s);
+    return test::makeWorld(s);
+}
+
+int ridingAggregates(const World& world) {
+    int n = 0;
+    for (const Aggregate& a : world.reduction().aggregates())
+        n += a.alive() && a.kinematic();
+    return n;
+}
+
+TEST(ModelReduction, GrainsAtRestOnABeltRideWithItAndFallWhenTheBeltGoes) {
+    World world = beltLayer(reducedSettings());
     StepStats st;
     for (int k = 0; k < 20; ++k) st = world.step();
     ASSERT_EQ(st.aggregates, 1);
-    const Aggregate* riding = nullptr;
-    for (const Aggregate& a : world.reduction().aggregates())
-        if (a.alive()) riding = &a;
-    ASSERT_NE(riding, nullptr);
-    EXPECT_EQ(riding->wall, 0) << "the layer rides on the belt as a kinematic aggregate";
+    EXPECT_EQ(ridingAggregates(world), 1) << "the layer rides on the belt as a kinematic aggregate";
     const auto& p = world.particles();
     for (size_t i = 0; i < p.size(); ++i) EXPECT_NEAR((p.velocity[i] - Vec3(0.1, 0, 0)).norm(), 0.0, 1e-12);
     world.walls()[0].enabled = false;
     for (int k = 0; k < 10; ++k) world.step();
     for (size_t i = 0; i < p.size(); ++i) EXPECT_LT(p.velocity[i].z(), -0.3) << "the grains must fall";
+}
+
+TEST(ModelReduction, MaterialRidesOnAWallOnlyWhileGravityPressesItOnInsideTheFrictionCone) {
+    // Tilting gravity tilts the belt: at 20° (tan 20° = 0.36 < μ = 0.7) the layer still rides;
+    // at 60° the belt could not hold it and it must go on as a dynamic body that slides off,
+    // not stay glued to the belt (a drum would otherwise carry material over its top).
+    for (const double tilt : {20.0, 60.0}) {
+        World world = beltLayer(reducedSettings());
+        for (int k = 0; k < 20; ++k)
+            world.step();
+        ASSERT_EQ(ridingAggregates(world), 1);
+        StepSettings tilted = world.settings();
+        const double a = tilt * std::numbers::pi / 180.0;
+        tilted.gravity = 9.81 * Vec3(0.0, std::sin(a), -std::cos(a));
+        ASSERT_FALSE(world.applySettings(tilted).has_value());
+        for (int k = 0; k < 20; ++k)
+            world.step();
+        const auto& p = world.particles();
+        double vy = 0.0;
+        for (size_t i = 0; i < p.size(); ++i)
+            vy += p.velocity[i].y() / p.size();
+        if (tilt < 45.0) {
+            EXPECT_EQ(ridingAggregates(world), 1) << tilt << "°: the belt holds the layer";
+            EXPECT_NEAR(vy, 0.0, 1e-12);
+        } else {
+            EXPECT_EQ(ridingAggregates(world), 0) << tilt << "°: the belt cannot hold the layer";
+            // Sliding down the tilted belt under g (sin a − μ cos a) for 0.1 s, at least half.
+            EXPECT_GT(vy, 0.5 * 0.1 * 9.81 * (std::sin(a) - 0.7 * std::cos(a))) << tilt << "°";
+        }
+    }
+}
+
+TEST(ModelReduction, NothingMergesBeforeTheStartTimeAndTheBedMergesAfterIt) {
+    StepSettings settings = reducedSettings();
+    settings.reduction.from = 0.1;
+    World world = beltLayer(settings);
+    StepStats st;
+    while (world.time() < 0.1 - 1e-9) {
+        st = world.step();
+        ASSERT_EQ(st.aggregates, 0) << "t = " << st.time;
+        ASSERT_FALSE(st.reductionEnabled);
+    }
+    for (int k = 0; k < 5; ++k)
+        st = world.step();
+    EXPECT_TRUE(st.reductionEnabled);
+    EXPECT_EQ(st.aggregates, 1);
 }
 
 TEST(ModelReduction, SensorsLoadFromSceneFilesAndBadOnesAreNamed) {
