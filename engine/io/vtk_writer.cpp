@@ -173,6 +173,7 @@ PolyData particleData(const ParticleStore& particles) {
     data.add(Section::PointData, "speed", speed);
     data.add(Section::PointData, "id", particles.id);
     data.add(Section::PointData, "material", particles.material);
+    data.add(Section::PointData, "aggregate", particles.aggregate);  // -1: free (model reduction)
     return data;
 }
 

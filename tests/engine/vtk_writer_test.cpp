@@ -88,7 +88,8 @@ TEST_F(VtkWriter, TwoFramesDecodeToTheWorldState) {
     EXPECT_EQ(attribute(particles, "NumberOfPoints"), std::to_string(p.size()));
     EXPECT_EQ(attribute(particles, "NumberOfVerts"), std::to_string(p.size()));
     EXPECT_EQ(attribute(particles, "offset", particles.find("<Points>")), "0");
-    for (const char* name : {"radius", "velocity", "angular_velocity", "speed", "id", "material"})
+    for (const char* name :
+         {"radius", "velocity", "angular_velocity", "speed", "id", "material", "aggregate"})
         EXPECT_NE(particles.find("Name=\"" + std::string(name) + "\""), std::string::npos) << name;
 
     const size_t appended = particles.find("<AppendedData encoding=\"raw\">");
