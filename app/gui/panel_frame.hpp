@@ -14,6 +14,7 @@ namespace ndem::app::panel {
 inline constexpr ImU32 kBlue = IM_COL32(90, 160, 255, 255);
 inline constexpr ImU32 kOrange = IM_COL32(255, 160, 60, 255);
 inline constexpr ImU32 kGreen = IM_COL32(110, 210, 120, 255);
+inline constexpr ImU32 kRed = IM_COL32(235, 90, 90, 255);
 inline constexpr ImU32 kGrey = IM_COL32(190, 190, 190, 255);
 inline constexpr ImU32 kPurple = IM_COL32(200, 120, 230, 255);
 

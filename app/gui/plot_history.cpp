@@ -1,5 +1,7 @@
 #include "gui/plot_history.hpp"
 
+#include <cmath>
+
 namespace ndem::app {
 
 namespace {
@@ -26,20 +28,25 @@ void PlotHistory::add(const StepStats& s) {
     residual.push_back(static_cast<float>(s.residual));
     reductionLevel.push_back(static_cast<float>(s.reductionLevel));
     reduceMs.push_back(static_cast<float>(1e3 * s.seconds.reduce));
-    stepMs.push_back(static_cast<float>(1e3 * s.seconds.total()));
+    const float ms = static_cast<float>(1e3 * s.seconds.total());
+    stepMs.push_back(ms);
+    stepMsReduced.push_back(s.reductionEnabled ? ms : NAN);
+    stepMsResolved.push_back(s.reductionEnabled ? NAN : ms);
     if (time.size() >= m_capacity) halve();
 }
 
 void PlotHistory::halve() {
     for (auto* v : {&time, &iterations, &collideMs, &impactMs, &solveMs, &integrateMs, &measureMs,
-                    &kineticEnergy, &meanOverlap, &residual, &reductionLevel, &reduceMs, &stepMs})
+                    &kineticEnergy, &meanOverlap, &residual, &reductionLevel, &reduceMs, &stepMs,
+                    &stepMsReduced, &stepMsResolved})
         keepEven(*v);
     m_stride *= 2;
 }
 
 void PlotHistory::clear() {
     for (auto* v : {&time, &iterations, &collideMs, &impactMs, &solveMs, &integrateMs, &measureMs,
-                    &kineticEnergy, &meanOverlap, &residual, &reductionLevel, &reduceMs, &stepMs})
+                    &kineticEnergy, &meanOverlap, &residual, &reductionLevel, &reduceMs, &stepMs,
+                    &stepMsReduced, &stepMsResolved})
         v->clear();
     m_stride = 1;
     m_seen = 0;

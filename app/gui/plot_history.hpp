@@ -27,8 +27,11 @@ public:
     std::vector<float> reductionLevel; ///< h of the model reduction (–)
     std::vector<float> reduceMs;       ///< merge and split (ms)
     std::vector<float> stepMs;         ///< the whole step (ms)
+    /// The whole step split by whether model reduction was on (ms; NaN in the other column), so
+    /// that switching it off and on draws the resolved and the reduced cost side by side.
+    std::vector<float> stepMsReduced, stepMsResolved;
 
-private:
+  private:
     void halve();
     std::size_t m_capacity;
     long m_stride = 1;  ///< keep every m_stride-th step

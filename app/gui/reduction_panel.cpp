@@ -83,12 +83,15 @@ void reductionPanel(Session& session, const Snapshot& s, const PlotHistory& h, P
     const int n = static_cast<int>(h.size());
     const PlotSeries level[] = {{"h", h.time.data(), h.reductionLevel.data(), n, panel::kGreen}};
     plotLines("hplot", PlotAxes{"t (s)", "reduction level h"}, level, ImVec2(-1, 110));
-    const PlotSeries times[] = {{"whole step", h.time.data(), h.stepMs.data(), n, panel::kBlue},
-                                {"merge + split", h.time.data(), h.reduceMs.data(), n, panel::kOrange}};
+    const PlotSeries times[] = {
+        {"step, reduced", h.time.data(), h.stepMsReduced.data(), n, panel::kBlue},
+        {"step, resolved", h.time.data(), h.stepMsResolved.data(), n, panel::kRed},
+        {"merge + split", h.time.data(), h.reduceMs.data(), n, panel::kOrange}};
     plotLines("tplot", PlotAxes{"t (s)", "step time (ms)"}, times, ImVec2(-1, 110));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Switch the reduction off and on to compare the step time of the\n"
-                          "resolved and the reduced system on the same plot.");
+        ImGui::SetTooltip(
+            "Switch the reduction off and on: the steps taken resolved and reduced\n"
+            "are drawn in their own colours on the same axes.");
 
     if (ImGui::CollapsingHeader("switches and thresholds (Table 2)")) {
         StepSettings edit = s.settings;
