@@ -101,7 +101,10 @@ CaseReport run(const Context& ctx) {
         std::to_string(grains) +
         " grains, N_it = 150 with history warm start, contact split; angle "
         "as in the angle-of-repose case. Speed-up: wall time of the reference over the reduced "
-        "run, one job each.";
+        "run, one job each." +
+        std::string(ctx.quick() ? " The pile is poured five times (emitter seeds 7, 1–4) and the "
+                                  "means compared: one 600-grain pour's angle scatters by ±4°."
+                                : "");
     if (!ctx.quick())
         report.method +=
             " Conveyor: `assets/scenes/conveyor.json`, N_it = 150, reference vs contact + sensor "
@@ -161,29 +164,52 @@ CaseReport run(const Context& ctx) {
         specs.push_back({"assets/scenes/conveyor.json",
                          with(tableOne(50), {kReduced, kConveyorSensor}), std::nullopt});
     }
+    // A 600-grain pile's fitted angle scatters by ±4° from one pour to the next (29.9–40.9°
+    // resolved over five emitter seeds), more than the tolerance, so the quick subset compares
+    // the means of five pours; the full pile is one pour of 3363 grains (about ±1.5°).
+    std::vector<std::pair<size_t, size_t>> pilePairs{{kPileResolved, kPileReduced}};
+    if (ctx.quick())
+        for (const char* seed : {"1", "2", "3", "4"}) {
+            pilePairs.emplace_back(specs.size(), specs.size() + 1);
+            for (const bool reduced : {false, true}) {
+                RunSpec pour = specs[reduced ? kPileReduced : kPileResolved];
+                pour.overrides.push_back({"emitters.source.seed", seed});
+                specs.push_back(pour);
+            }
+        }
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
     auto angle = [&](size_t i) { return runs[i].scalar("angleOfRepose", "angle"); };
     auto h = [&](size_t i) { return runs[i].recorder.reductionLevel.mean(); };
-    auto hFinal = [&](size_t i) { return runs[i].recorder.reductionLevel.last; };
     auto speedUp = [&](size_t ref, size_t red) { return runs[ref].wallSeconds / runs[red].wallSeconds; };
 
     // The pile: the resting pile merges, and its angle stays with the reference.
-    const double dPile = angle(kPileReduced) - angle(kPileResolved);
-    report.checks.push_back(
-        {"pile at rest: reduction level at the end", "high (piles merge, Sec. 4)",
-         num(100 * hFinal(kPileReduced), 3) + " %",
-         hFinal(kPileReduced) >= 0.7 ? "reproduced" : "differs", hFinal(kPileReduced) >= 0.7});
+    double angleResolved = 0.0, angleReduced = 0.0, hEnd = 0.0, hMean = 0.0, wallResolved = 0.0,
+           wallReduced = 0.0;
+    for (const auto& [resolved, reduced] : pilePairs) {
+        angleResolved += angle(resolved) / pilePairs.size();
+        angleReduced += angle(reduced) / pilePairs.size();
+        hEnd += runs[reduced].recorder.reductionLevel.last / pilePairs.size();
+        hMean += h(reduced) / pilePairs.size();
+        wallResolved += runs[resolved].wallSeconds;
+        wallReduced += runs[reduced].wallSeconds;
+    }
+    const std::string pours =
+        pilePairs.size() > 1 ? " (mean of " + std::to_string(pilePairs.size()) + " pours)" : "";
+    const double dPile = angleReduced - angleResolved;
+    report.checks.push_back({"pile at rest: reduction level at the end" + pours,
+                             "high (piles merge, Sec. 4)", num(100 * hEnd, 3) + " %",
+                             hEnd >= 0.7 ? "reproduced" : "differs", hEnd >= 0.7});
     const double pileTolerance = ctx.quick() ? 3.0 : 2.0;
-    report.checks.push_back({"pile angle, reduced − resolved",
+    report.checks.push_back({"pile angle, reduced − resolved" + pours,
                              "within 2° (conveyor: 40.3° vs 40.6°)",
-                             num(angle(kPileReduced), 3) + "° vs " + num(angle(kPileResolved), 3) +
-                                 "° (" + num(dPile, 2) + "°)",
+                             num(angleReduced, 3) + "° vs " + num(angleResolved, 3) + "° (" +
+                                 num(dPile, 2) + "°)",
                              std::abs(dPile) <= pileTolerance ? "reproduced" : "differs",
                              std::abs(dPile) <= pileTolerance});
-    report.checks.push_back(
-        {"pile speed-up (whole run, emission included)", "5× at h = 0.7 (Eq. 39)",
-         num(speedUp(kPileResolved, kPileReduced), 3) + "× at mean h = " + num(h(kPileReduced), 2),
-         "reported", true});
+    report.checks.push_back({"pile speed-up (whole run, emission included)" + pours,
+                             "5× at h = 0.7 (Eq. 39)",
+                             num(wallResolved / wallReduced, 3) + "× at mean h = " + num(hMean, 2),
+                             "reported", true});
     if (!ctx.quick()) {
         auto hWindow = [&](size_t i, double from) {
             return windowMean(runs[i], from, &RunRecorder::Sample::reductionLevel);
@@ -288,7 +314,8 @@ CaseReport run(const Context& ctx) {
                            "pile, Table 2",
                            "drum, contact + sensor, Table 2",
                            "conveyor, cs-50"};
-    for (size_t i = 0; i < runs.size(); ++i) {
+    const size_t named = ctx.quick() ? kPileReduced + 1 : runs.size();  // not the extra pours
+    for (size_t i = 0; i < named; ++i) {
         if (i == kPileResolved || i == kConveyorResolved || i == kDrumResolved ||
             i == kCollapseResolved || i == kPileTable2 || i == kConveyorReduced50)
             continue;  // resolved runs (h = 0) and the variants
