@@ -35,19 +35,20 @@ void PlotHistory::add(const StepStats& s) {
     if (time.size() >= m_capacity) halve();
 }
 
+std::array<std::vector<float>*, 15> PlotHistory::columns() {
+    return {&time,          &iterations,  &collideMs,     &impactMs,
+            &solveMs,       &integrateMs, &measureMs,     &kineticEnergy,
+            &meanOverlap,   &residual,    &reductionLevel, &reduceMs,
+            &stepMs,        &stepMsReduced, &stepMsResolved};
+}
+
 void PlotHistory::halve() {
-    for (auto* v : {&time, &iterations, &collideMs, &impactMs, &solveMs, &integrateMs, &measureMs,
-                    &kineticEnergy, &meanOverlap, &residual, &reductionLevel, &reduceMs, &stepMs,
-                    &stepMsReduced, &stepMsResolved})
-        keepEven(*v);
+    for (auto* v : columns()) keepEven(*v);
     m_stride *= 2;
 }
 
 void PlotHistory::clear() {
-    for (auto* v : {&time, &iterations, &collideMs, &impactMs, &solveMs, &integrateMs, &measureMs,
-                    &kineticEnergy, &meanOverlap, &residual, &reductionLevel, &reduceMs, &stepMs,
-                    &stepMsReduced, &stepMsResolved})
-        v->clear();
+    for (auto* v : columns()) v->clear();
     m_stride = 1;
     m_seen = 0;
 }

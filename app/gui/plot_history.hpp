@@ -3,6 +3,7 @@
 
 #include "core/step_stats.hpp"
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -31,7 +32,9 @@ public:
     /// that switching it off and on draws the resolved and the reduced cost side by side.
     std::vector<float> stepMsReduced, stepMsResolved;
 
-  private:
+private:
+    /// Every column, for the operations that apply to all rows alike.
+    std::array<std::vector<float>*, 15> columns();
     void halve();
     std::size_t m_capacity;
     long m_stride = 1;  ///< keep every m_stride-th step

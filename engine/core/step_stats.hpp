@@ -36,7 +36,7 @@ struct StepStats {
     double maxOverlap = 0.0;      ///< max δ/d (–)
     // Model reduction (model-reduction seed): h = 1 − Ñ_p / N_p with Ñ_p the free particles
     // plus the aggregates.
-    bool reductionEnabled = false;  ///< reduction.enabled during the step
+    bool reductionEnabled = false;  ///< reduction on in this step (enabled, t ≥ reduction.from)
     double reductionLevel = 0.0;  ///< h (–)
     int aggregates = 0;           ///< rigid aggregates after the step
     int members = 0;              ///< particles inside aggregates after the step

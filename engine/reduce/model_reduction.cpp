@@ -36,8 +36,7 @@ double largestComponent(const Vec3& w, const Vec3& n) {
 /// carried over the top as a kinematic body (it goes on as a dynamic one the solver holds or
 /// lets go). Without gravity nothing pulls material off a wall.
 bool wallHolds(const Vec3& n, const Vec3& gravity, double friction) {
-    const double g = gravity.norm();
-    if (g == 0.0) return true;
+    if (gravity.isZero()) return true;
     const double pressing = gravity.dot(n);
     return pressing > 0.0 && (gravity - pressing * n).norm() <= friction * pressing;
 }
@@ -184,7 +183,7 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
     const StepSettings::Reduction& r = s.reduction;
     const size_t n = p.size();
     std::vector<char> touched(m_aggregates.size(), 0);
-    releaseUnsupported(p, c, walls, materials, gravity, touched);
+    const bool released = releaseUnsupported(p, c, walls, materials, gravity, touched);
     m_marked.assign(n, 0);
     std::vector<Index> frontier;
     auto mark = [&](Index i) {
@@ -242,14 +241,12 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
         }
 
     int freed = 0;
-    bool any = std::find(touched.begin(), touched.end(), 1) != touched.end();
     for (size_t i = 0; i < n; ++i)
         if (m_marked[i]) {
             touched[p.aggregate[i]] = 1;
             ++freed;
-            any = true;
         }
-    if (any) reformTouched(touched, p, c, walls, materials, gravity);
+    if (released || freed > 0) reformTouched(touched, p, c, walls, materials, gravity);
     return freed;
 }
 
@@ -309,7 +306,7 @@ void ModelReduction::reformTouched(const std::vector<char>& touched, ParticleSto
     }
 }
 
-void ModelReduction::releaseUnsupported(const ParticleStore& p, const ContactSet& c,
+bool ModelReduction::releaseUnsupported(const ParticleStore& p, const ContactSet& c,
                                         const std::vector<Wall>& walls,
                                         const MaterialTable& materials, const Vec3& gravity,
                                         std::vector<char>& touched) {
@@ -327,6 +324,7 @@ void ModelReduction::releaseUnsupported(const ParticleStore& p, const ContactSet
         friction[g] += materials.pair(c.materialA[i], c.materialB[i]).friction;
         ++count[g];
     }
+    bool released = false;
     for (size_t k = 0; k < m_aggregates.size(); ++k) {
         Aggregate& a = m_aggregates[k];
         if (!a.alive() || !a.kinematic()) continue;
@@ -335,7 +333,9 @@ void ModelReduction::releaseUnsupported(const ParticleStore& p, const ContactSet
         if (held) continue;
         a.wall = -1;
         touched[k] = 1;
+        released = true;
     }
+    return released;
 }
 
 void ModelReduction::loadBodies(const ParticleStore& p, std::vector<SolverBody>& bodies) {

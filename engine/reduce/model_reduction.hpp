@@ -75,7 +75,8 @@ private:
     /// Aggregates riding on a wall that no longer holds them (no member touches it, or the
     /// mean normal of their contacts with it leaves the friction cone about gravity) become
     /// dynamic; flags them in `touched` so that they re-form as their connected pieces.
-    void releaseUnsupported(const ParticleStore& p, const ContactSet& c,
+    /// Returns whether any was released.
+    bool releaseUnsupported(const ParticleStore& p, const ContactSet& c,
                             const std::vector<Wall>& walls, const MaterialTable& materials,
                             const Vec3& gravity, std::vector<char>& touched);
     /// Re-forms the unmarked members of every `touched` aggregate as their connected pieces;
