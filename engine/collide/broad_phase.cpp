@@ -28,6 +28,21 @@ void BroadPhase::build(const std::vector<Vec3>& positions, double cellSize) {
         m_items[--m_cursor[m_bucketOfPoint[i]]] = static_cast<std::int32_t>(i);
 }
 
+int BroadPhase::neighbourBuckets(const Vec3& p, std::array<std::uint32_t, 27>& out) const {
+    const CellCoord c = cellOf(p);
+    int count = 0;
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                const std::uint32_t b = bucketOf(c.x + dx, c.y + dy, c.z + dz);
+                // Two neighbour cells can hash to one bucket: list each bucket once.
+                bool duplicate = false;
+                for (int s = 0; s < count; ++s) duplicate |= (out[s] == b);
+                if (!duplicate) out[count++] = b;
+            }
+    return count;
+}
+
 std::uint64_t BroadPhase::spatialKey(const Vec3& p) const {
     // Interleave 21 bits per axis (cells offset to be non-negative around the origin).
     auto spread = [](std::uint64_t v) {

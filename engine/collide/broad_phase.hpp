@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -18,9 +19,25 @@ public:
     void build(const std::vector<Vec3>& positions, double cellSize);
 
     /// Calls f(i, j) once for every pair i < j whose cells are neighbours (and for a few
-    /// more that share a hash bucket; the narrow phase rejects those by distance).
+    /// more that share a hash bucket; the narrow phase rejects those by distance), i ascending,
+    /// then in the order of neighbourBuckets(), then j ascending.
     template <class F>
     void forEachCandidatePair(const std::vector<Vec3>& positions, F&& f) const;
+
+    /// The buckets of the 27 cells around p, each once, in the order the pair walk visits
+    /// them; returns how many.
+    int neighbourBuckets(const Vec3& p, std::array<std::uint32_t, 27>& out) const;
+    /// The points of one bucket, ascending.
+    template <class F>
+    void forEachInBucket(std::uint32_t bucket, F&& f) const {
+        for (std::int32_t k = m_start[bucket]; k < m_start[bucket + 1]; ++k) f(m_items[k]);
+    }
+    std::uint32_t bucketOfPoint(size_t i) const { return m_bucketOfPoint[i]; }
+
+    /// Calls f(j) once for every point in the cells that overlap the box [lo, hi] (and for a
+    /// few more that share their buckets).
+    template <class F>
+    void forEachInBox(const Vec3& lo, const Vec3& hi, F&& f);
 
     /// Morton (z-order) key of the cell holding p, used to reorder particles for locality.
     std::uint64_t spatialKey(const Vec3& p) const;
@@ -49,30 +66,48 @@ private:
     std::vector<std::int32_t> m_start;  ///< CSR offsets per bucket
     std::vector<std::int32_t> m_items;  ///< point indices grouped by bucket
     std::vector<std::int32_t> m_cursor;
+    std::vector<std::uint32_t> m_stamp;  ///< per bucket, the box query that last visited it
+    std::uint32_t m_query = 0;
 };
 
 template <class F>
 void BroadPhase::forEachCandidatePair(const std::vector<Vec3>& positions, F&& f) const {
     const std::int32_t n = static_cast<std::int32_t>(positions.size());
-    std::array<std::uint32_t, 27> seen{};
+    std::array<std::uint32_t, 27> buckets{};
     for (std::int32_t i = 0; i < n; ++i) {
-        const CellCoord c = cellOf(positions[i]);
-        int seenCount = 0;
-        for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx) {
-                    const std::uint32_t b = bucketOf(c.x + dx, c.y + dy, c.z + dz);
-                    // Two neighbour cells can hash to one bucket: visit each bucket once.
-                    bool duplicate = false;
-                    for (int s = 0; s < seenCount; ++s) duplicate |= (seen[s] == b);
-                    if (duplicate) continue;
-                    seen[seenCount++] = b;
-                    for (std::int32_t k = m_start[b]; k < m_start[b + 1]; ++k) {
-                        const std::int32_t j = m_items[k];
-                        if (j > i) f(i, j);
-                    }
-                }
+        const int count = neighbourBuckets(positions[i], buckets);
+        for (int s = 0; s < count; ++s)
+            forEachInBucket(buckets[s], [&](std::int32_t j) {
+                if (j > i) f(i, j);
+            });
     }
+}
+
+template <class F>
+void BroadPhase::forEachInBox(const Vec3& lo, const Vec3& hi, F&& f) {
+    const CellCoord a = cellOf(lo), b = cellOf(hi);
+    const double cells = double(b.x - a.x + 1) * double(b.y - a.y + 1) * double(b.z - a.z + 1);
+    // A box wider than the grid has buckets: every point is a candidate anyway.
+    if (cells >= double(m_mask) + 1.0) {
+        for (std::int32_t j : m_items) f(j);
+        return;
+    }
+    if (m_stamp.size() != m_mask + size_t{1}) {
+        m_stamp.assign(m_mask + size_t{1}, 0);
+        m_query = 0;
+    }
+    if (++m_query == 0) {  // the stamps wrapped: forget them all once
+        std::fill(m_stamp.begin(), m_stamp.end(), 0);
+        m_query = 1;
+    }
+    for (std::int64_t z = a.z; z <= b.z; ++z)
+        for (std::int64_t y = a.y; y <= b.y; ++y)
+            for (std::int64_t x = a.x; x <= b.x; ++x) {
+                const std::uint32_t bucket = bucketOf(x, y, z);
+                if (m_stamp[bucket] == m_query) continue;
+                m_stamp[bucket] = m_query;
+                forEachInBucket(bucket, f);
+            }
 }
 
 }  // namespace ndem

@@ -17,41 +17,81 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                       const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                       ContactSet& out) {
     out.clear();
-    const size_t n = p.size();
-    if (n > 0) {
-        double rMax = 0.0, vMax = 0.0;
-        for (size_t i = 0; i < n; ++i) {
-            rMax = std::max(rMax, p.radius[i]);
-            vMax = std::max(vMax, p.velocity[i].squaredNorm());
-        }
-        vMax = std::sqrt(vMax);
-        // A cell must hold any pair that can touch within the step: both diameters, margin and
-        // the distance two particles at vMax can close in h.
-        const double cell = 2.0 * rMax * (1.0 + params.marginFraction) + 2.0 * vMax * params.timeStep;
-        m_broad.build(p.position, cell);
+    if (p.size() > 0) detectPairs(p, params, out);
+    detectWalls(p, walls, meshes, params, out);
+}
 
-        m_broad.forEachCandidatePair(p.position, [&](Index i, Index j) {
+void Collider::detectPairs(const ParticleStore& p, const CollisionParams& params, ContactSet& out) {
+    const size_t n = p.size();
+    double rMax = 0.0, vMax = 0.0;
+    m_speed.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        rMax = std::max(rMax, p.radius[i]);
+        m_speed[i] = p.velocity[i].norm();
+        vMax = std::max(vMax, m_speed[i]);
+    }
+    // A cell of the ordering grid holds any pair that can touch within the step: both
+    // diameters, margin and the distance two particles at vMax can close in h.
+    const double pairReach = 2.0 * rMax * (1.0 + params.marginFraction);
+    m_broad.build(p.position, pairReach + 2.0 * vMax * params.timeStep);
+
+    // Slow particles (closing at most a quarter radius per step) pair on a grid sized for them;
+    // the few fast ones search a box as wide as their own reach.
+    const double vCut = params.timeStep > 0.0 ? 0.25 * rMax / params.timeStep : vMax;
+    const bool anyFast = vMax > vCut;
+    m_fast.assign(n, 0);
+    if (anyFast) {
+        for (size_t i = 0; i < n; ++i) m_fast[i] = m_speed[i] > vCut;
+        m_near.build(p.position, pairReach + 2.0 * vCut * params.timeStep);
+        findFastPairs(p, pairReach, vMax, params);
+    }
+    const BroadPhase& near = anyFast ? m_near : m_broad;
+
+    std::array<std::uint32_t, 27> order{}, around{};
+    for (std::int32_t i = 0; i < static_cast<std::int32_t>(n); ++i) {
+        const int orderCount = m_broad.neighbourBuckets(p.position[i], order);
+        m_accepted.clear();
+        auto consider = [&](std::int32_t j) {
             if (!hasFreedom(p, i) && !hasFreedom(p, j)) return;
-            const Vec3 d = p.position[j] - p.position[i];
-            const double rSum = p.radius[i] + p.radius[j];
-            const double staticMargin = params.marginFraction * std::min(p.radius[i], p.radius[j]);
             // Pairs that move, even side by side, can be driven together during the solve
             // (a compression wave in a falling pack): keep them as speculative contacts.
-            const double travel = params.timeStep * (p.velocity[i].norm() + p.velocity[j].norm());
-            const double reach = rSum + staticMargin + travel;
-            const double dist2 = d.squaredNorm();
+            const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
+            const double reach = p.radius[i] + p.radius[j] +
+                                 params.marginFraction * std::min(p.radius[i], p.radius[j]) +
+                                 params.timeStep * (m_speed[i] + m_speed[j]);
             if (dist2 >= reach * reach || dist2 <= 0.0) return;
-            const double dist = std::sqrt(dist2);
+            const std::uint32_t bucket = m_broad.bucketOfPoint(j);
+            int rank = 0;
+            while (rank < orderCount && order[rank] != bucket) ++rank;
+            m_accepted.emplace_back(rank, j);
+        };
+        if (!m_fast[i]) {
+            const int count = anyFast ? near.neighbourBuckets(p.position[i], around) : orderCount;
+            const std::array<std::uint32_t, 27>& buckets = anyFast ? around : order;
+            for (int s = 0; s < count; ++s)
+                near.forEachInBucket(buckets[s], [&](std::int32_t j) {
+                    if (j > i && !m_fast[j]) consider(j);
+                });
+        }
+        if (anyFast)
+            for (std::int32_t k = m_fastStart[i]; k < m_fastStart[i + 1]; ++k) consider(m_fastItems[k]);
+        std::sort(m_accepted.begin(), m_accepted.end());
+
+        for (const auto& [rank, j] : m_accepted) {
             // Body A is the particle with the smaller stable id so that the key, the normal's
             // sense and the remembered impulses agree from step to step whatever the storage order.
+            const Vec3 d = p.position[j] - p.position[i];
+            const double dist = std::sqrt(d.squaredNorm());
             Index a = i, b = j;
             Vec3 nrm = d / dist;
             if (p.id[j] < p.id[i]) {
                 std::swap(a, b);
                 nrm = -nrm;
             }
-            const double overlap = rSum - dist;
-            if (overlap < -staticMargin - travel) return;
+            const double overlap = p.radius[i] + p.radius[j] - dist;
+            const double staticMargin = params.marginFraction * std::min(p.radius[i], p.radius[j]);
+            const double travel = params.timeStep * (m_speed[i] + m_speed[j]);
+            if (overlap < -staticMargin - travel) continue;
             const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
             const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
             const double meanDiameter = 0.5 * (da + db);
@@ -59,9 +99,32 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                     da * db / (da + db), p.material[a], p.material[b],
                     particlePairKey(p.id[a], p.id[b]),
                     overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
+        }
+    }
+}
+
+void Collider::findFastPairs(const ParticleStore& p, double pairReach, double vMax,
+                             const CollisionParams& params) {
+    const size_t n = p.size();
+    m_fastPairs.clear();
+    for (std::int32_t f = 0; f < static_cast<std::int32_t>(n); ++f) {
+        if (!m_fast[f]) continue;
+        const double reach = pairReach + params.timeStep * (m_speed[f] + vMax);
+        const Vec3 ext = Vec3::Constant(reach);
+        m_near.forEachInBox(p.position[f] - ext, p.position[f] + ext, [&](std::int32_t j) {
+            // Two fast particles find each other twice: keep the pair from the smaller index.
+            if (j == f || (m_fast[j] && j < f)) return;
+            if ((p.position[j] - p.position[f]).squaredNorm() >= reach * reach) return;
+            m_fastPairs.emplace_back(std::min(f, j), std::max(f, j));
         });
     }
-    detectWalls(p, walls, meshes, params, out);
+    m_fastStart.assign(n + 1, 0);
+    for (const auto& [lo, hi] : m_fastPairs) ++m_fastStart[lo + 1];
+    for (size_t i = 0; i < n; ++i) m_fastStart[i + 1] += m_fastStart[i];
+    m_fastItems.resize(m_fastPairs.size());
+    std::vector<std::int32_t>& cursor = m_fastCursor;
+    cursor.assign(m_fastStart.begin(), m_fastStart.end() - 1);
+    for (const auto& [lo, hi] : m_fastPairs) m_fastItems[cursor[lo]++] = hi;
 }
 
 Vec3 closestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {

@@ -29,10 +29,24 @@ public:
     double cellSize() const { return m_broad.cellSize(); }
 
 private:
+    /// Sphere–sphere contacts, in the order a single grid of cells wide enough for the fastest
+    /// pair would list them (the order fixes the PGS sweep order, hence the trajectories), but
+    /// found on a grid sized for the slow majority: one grain falling fast must not make every
+    /// resting grain test thousands of neighbours.
+    void detectPairs(const ParticleStore& particles, const CollisionParams& params, ContactSet& out);
+    /// Pairs with a fast particle, listed under their smaller index (CSR in m_fastStart).
+    void findFastPairs(const ParticleStore& particles, double pairReach, double vMax,
+                       const CollisionParams& params);
     void detectWalls(const ParticleStore& particles, const std::vector<Wall>& walls,
                      const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                      ContactSet& out);
-    BroadPhase m_broad;
+    BroadPhase m_broad;   ///< the grid that fixes the order of the contacts
+    BroadPhase m_near;    ///< the grid sized for slow pairs
+    std::vector<double> m_speed;
+    std::vector<std::uint8_t> m_fast;
+    std::vector<std::pair<std::int32_t, std::int32_t>> m_fastPairs;
+    std::vector<std::int32_t> m_fastStart, m_fastItems, m_fastCursor;
+    std::vector<std::pair<int, std::int32_t>> m_accepted;  ///< (bucket rank, j) of one particle
 };
 
 /// Closest point to p on triangle (a, b, c) (Ericson, Real-Time Collision Detection 5.1.5).
