@@ -17,9 +17,66 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                       const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                       ContactSet& out) {
     out.clear();
+    m_emitStart.assign(1, 0);
+    m_emitted.clear();
     if (p.size() > 0) detectPairs(p, params, out);
     detectWalls(p, walls, meshes, params, out);
 }
+
+bool Collider::withinReach(const ParticleStore& p, const CollisionParams& params, Index i,
+                           Index j) const {
+    if (!hasFreedom(p, i) && !hasFreedom(p, j)) return false;
+    // Pairs that move, even side by side, can be driven together during the solve (a
+    // compression wave in a falling pack): keep them as speculative contacts.
+    const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
+    const double reach = p.radius[i] + p.radius[j] +
+                         params.marginFraction * std::min(p.radius[i], p.radius[j]) +
+                         params.timeStep * (m_speed[i] + m_speed[j]);
+    return dist2 < reach * reach && dist2 > 0.0;
+}
+
+bool Collider::emitPair(const ParticleStore& p, const CollisionParams& params, Index i, Index j,
+                        ContactSet& out) const {
+    // Body A is the particle with the smaller stable id so that the key, the normal's sense
+    // and the remembered impulses agree from step to step whatever the storage order.
+    const Vec3 d = p.position[j] - p.position[i];
+    const double dist = std::sqrt(d.squaredNorm());
+    Index a = i, b = j;
+    Vec3 nrm = d / dist;
+    if (p.id[j] < p.id[i]) {
+        std::swap(a, b);
+        nrm = -nrm;
+    }
+    const double overlap = p.radius[i] + p.radius[j] - dist;
+    const double staticMargin = params.marginFraction * std::min(p.radius[i], p.radius[j]);
+    const double travel = params.timeStep * (m_speed[i] + m_speed[j]);
+    if (overlap < -staticMargin - travel) return false;
+    const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
+    const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
+    const double meanDiameter = 0.5 * (da + db);
+    out.add(a, b, nrm, point - p.position[a], point - p.position[b], overlap, meanDiameter,
+            da * db / (da + db), p.material[a], p.material[b], particlePairKey(p.id[a], p.id[b]),
+            overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
+    return true;
+}
+
+void Collider::emitAccepted(const ParticleStore& p, const CollisionParams& params, Index i,
+                            ContactSet& out) {
+    std::sort(m_accepted.begin(), m_accepted.end());
+    for (const auto& [rank, j] : m_accepted)
+        if (emitPair(p, params, i, j, out)) m_nextEmitted.emplace_back(rank, j);
+    m_nextEmitStart.push_back(static_cast<std::int32_t>(m_nextEmitted.size()));
+}
+
+namespace {
+
+int rankIn(const std::array<std::uint32_t, 27>& order, int count, std::uint32_t bucket) {
+    int rank = 0;
+    while (rank < count && order[rank] != bucket) ++rank;
+    return rank;
+}
+
+}  // namespace
 
 void Collider::detectPairs(const ParticleStore& p, const CollisionParams& params, ContactSet& out) {
     const size_t n = p.size();
@@ -30,6 +87,8 @@ void Collider::detectPairs(const ParticleStore& p, const CollisionParams& params
         m_speed[i] = p.velocity[i].norm();
         vMax = std::max(vMax, m_speed[i]);
     }
+    m_vMax = vMax;
+    m_position = p.position;
     // A cell of the ordering grid holds any pair that can touch within the step: both
     // diameters, margin and the distance two particles at vMax can close in h.
     const double pairReach = 2.0 * rMax * (1.0 + params.marginFraction);
@@ -47,23 +106,15 @@ void Collider::detectPairs(const ParticleStore& p, const CollisionParams& params
     }
     const BroadPhase& near = anyFast ? m_near : m_broad;
 
+    m_nextEmitStart.assign(1, 0);
+    m_nextEmitted.clear();
     std::array<std::uint32_t, 27> order{}, around{};
     for (std::int32_t i = 0; i < static_cast<std::int32_t>(n); ++i) {
         const int orderCount = m_broad.neighbourBuckets(p.position[i], order);
         m_accepted.clear();
         auto consider = [&](std::int32_t j) {
-            if (!hasFreedom(p, i) && !hasFreedom(p, j)) return;
-            // Pairs that move, even side by side, can be driven together during the solve
-            // (a compression wave in a falling pack): keep them as speculative contacts.
-            const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
-            const double reach = p.radius[i] + p.radius[j] +
-                                 params.marginFraction * std::min(p.radius[i], p.radius[j]) +
-                                 params.timeStep * (m_speed[i] + m_speed[j]);
-            if (dist2 >= reach * reach || dist2 <= 0.0) return;
-            const std::uint32_t bucket = m_broad.bucketOfPoint(j);
-            int rank = 0;
-            while (rank < orderCount && order[rank] != bucket) ++rank;
-            m_accepted.emplace_back(rank, j);
+            if (withinReach(p, params, i, j))
+                m_accepted.emplace_back(rankIn(order, orderCount, m_broad.bucketOfPoint(j)), j);
         };
         if (!m_fast[i]) {
             const int count = anyFast ? near.neighbourBuckets(p.position[i], around) : orderCount;
@@ -75,32 +126,88 @@ void Collider::detectPairs(const ParticleStore& p, const CollisionParams& params
         }
         if (anyFast)
             for (std::int32_t k = m_fastStart[i]; k < m_fastStart[i + 1]; ++k) consider(m_fastItems[k]);
-        std::sort(m_accepted.begin(), m_accepted.end());
-
-        for (const auto& [rank, j] : m_accepted) {
-            // Body A is the particle with the smaller stable id so that the key, the normal's
-            // sense and the remembered impulses agree from step to step whatever the storage order.
-            const Vec3 d = p.position[j] - p.position[i];
-            const double dist = std::sqrt(d.squaredNorm());
-            Index a = i, b = j;
-            Vec3 nrm = d / dist;
-            if (p.id[j] < p.id[i]) {
-                std::swap(a, b);
-                nrm = -nrm;
-            }
-            const double overlap = p.radius[i] + p.radius[j] - dist;
-            const double staticMargin = params.marginFraction * std::min(p.radius[i], p.radius[j]);
-            const double travel = params.timeStep * (m_speed[i] + m_speed[j]);
-            if (overlap < -staticMargin - travel) continue;
-            const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
-            const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
-            const double meanDiameter = 0.5 * (da + db);
-            out.add(a, b, nrm, point - p.position[a], point - p.position[b], overlap, meanDiameter,
-                    da * db / (da + db), p.material[a], p.material[b],
-                    particlePairKey(p.id[a], p.id[b]),
-                    overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
-        }
+        emitAccepted(p, params, i, out);
     }
+    m_emitStart.swap(m_nextEmitStart);
+    m_emitted.swap(m_nextEmitted);
+}
+
+void Collider::redetect(const ParticleStore& p, const std::vector<Wall>& walls,
+                        const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
+                        ContactSet& out) {
+    const size_t n = p.size();
+    if (n == 0 || n != m_speed.size() || m_emitStart.size() != n + 1) {
+        detect(p, walls, meshes, params, out);
+        return;
+    }
+    double vMax = 0.0;
+    m_newSpeed.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        m_newSpeed[i] = p.velocity[i].norm();
+        vMax = std::max(vMax, m_newSpeed[i]);
+    }
+    // A new top speed changes the ordering grid's cells, hence the order of every contact.
+    if (vMax != m_vMax) {
+        detect(p, walls, meshes, params, out);
+        return;
+    }
+    // Re-formed aggregates place their members again, which may move them by an ulp: such a
+    // member counts as changed, and the grid takes its cell again.
+    bool moved = false;
+    m_changed.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const bool at = p.position[i] == m_position[i];
+        moved |= !at;
+        m_changed[i] = !at || m_newSpeed[i] != m_speed[i];
+    }
+    if (moved) {
+        m_position = p.position;
+        m_broad.build(p.position, m_broad.cellSize());
+    }
+    m_speed.swap(m_newSpeed);
+    findChangedPairs(p, params);
+
+    // Every pair of unchanged particles keeps its verdict and its place; the changed pairs are
+    // merged in by (rank, j) under their smaller index.
+    out.clear();
+    m_nextEmitStart.assign(1, 0);
+    m_nextEmitted.clear();
+    size_t next = 0;
+    for (std::int32_t i = 0; i < static_cast<std::int32_t>(n); ++i) {
+        m_accepted.clear();
+        if (!m_changed[i])
+            for (std::int32_t k = m_emitStart[i]; k < m_emitStart[i + 1]; ++k)
+                if (!m_changed[m_emitted[k].second]) m_accepted.push_back(m_emitted[k]);
+        for (; next < m_changedPairs.size() && m_changedPairs[next].i == i; ++next)
+            m_accepted.emplace_back(m_changedPairs[next].rank, m_changedPairs[next].j);
+        emitAccepted(p, params, i, out);
+    }
+    m_emitStart.swap(m_nextEmitStart);
+    m_emitted.swap(m_nextEmitted);
+    detectWalls(p, walls, meshes, params, out);
+}
+
+void Collider::findChangedPairs(const ParticleStore& p, const CollisionParams& params) {
+    // The ordering grid's cells still hold every pair within reach (the top speed is the same).
+    m_changedPairs.clear();
+    std::array<std::uint32_t, 27> buckets{}, order{};
+    const std::int32_t n = static_cast<std::int32_t>(p.size());
+    for (std::int32_t c = 0; c < n; ++c) {
+        if (!m_changed[c]) continue;
+        const int count = m_broad.neighbourBuckets(p.position[c], buckets);
+        for (int s = 0; s < count; ++s)
+            m_broad.forEachInBucket(buckets[s], [&](std::int32_t j) {
+                // Two changed particles find each other twice: keep the pair from the smaller.
+                if (j == c || (m_changed[j] && j < c)) return;
+                const std::int32_t lo = std::min(c, j), hi = std::max(c, j);
+                if (!withinReach(p, params, lo, hi)) return;
+                const std::uint32_t bucket = m_broad.bucketOfPoint(hi);
+                const int rank = lo == c ? rankIn(buckets, count, bucket)
+                                         : rankIn(order, m_broad.neighbourBuckets(p.position[lo], order), bucket);
+                m_changedPairs.push_back({lo, rank, hi});
+            });
+    }
+    std::sort(m_changedPairs.begin(), m_changedPairs.end());
 }
 
 void Collider::findFastPairs(const ParticleStore& p, double pairReach, double vMax,

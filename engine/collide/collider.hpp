@@ -23,6 +23,12 @@ public:
     void detect(const ParticleStore& particles, const std::vector<Wall>& walls,
                 const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                 ContactSet& out);
+    /// detect() again after velocities changed within the step (the impact stage), with the
+    /// same particles in the same storage order: only the pairs of particles whose speed or
+    /// position changed are searched again. The result is identical to detect()'s.
+    void redetect(const ParticleStore& particles, const std::vector<Wall>& walls,
+                  const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
+                  ContactSet& out);
 
     const BroadPhase& broadPhase() const { return m_broad; }
     /// Edge of the broad-phase cells chosen at the last detect() (m).
@@ -40,6 +46,17 @@ private:
     void detectWalls(const ParticleStore& particles, const std::vector<Wall>& walls,
                      const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                      ContactSet& out);
+    /// Whether spheres i and j (storage indices) can touch within the step.
+    bool withinReach(const ParticleStore& p, const CollisionParams& params, Index i, Index j) const;
+    /// Adds the contact of i and j unless their gap exceeds margin and travel; says whether.
+    bool emitPair(const ParticleStore& p, const CollisionParams& params, Index i, Index j,
+                  ContactSet& out) const;
+    /// Emits m_accepted (pairs of i) in order and remembers them for redetect().
+    void emitAccepted(const ParticleStore& p, const CollisionParams& params, Index i, ContactSet& out);
+    /// The pairs, for redetect(), of the particles whose speed or position changed since
+    /// detect(): (smaller index, rank, larger index), sorted.
+    void findChangedPairs(const ParticleStore& p, const CollisionParams& params);
+
     BroadPhase m_broad;   ///< the grid that fixes the order of the contacts
     BroadPhase m_near;    ///< the grid sized for slow pairs
     std::vector<double> m_speed;
@@ -47,6 +64,20 @@ private:
     std::vector<std::pair<std::int32_t, std::int32_t>> m_fastPairs;
     std::vector<std::int32_t> m_fastStart, m_fastItems, m_fastCursor;
     std::vector<std::pair<int, std::int32_t>> m_accepted;  ///< (bucket rank, j) of one particle
+    // What the last detection saw and emitted, for redetect().
+    double m_vMax = 0.0;
+    std::vector<Vec3> m_position;
+    std::vector<double> m_newSpeed;
+    std::vector<std::uint8_t> m_changed;
+    std::vector<std::int32_t> m_emitStart, m_nextEmitStart;
+    std::vector<std::pair<int, std::int32_t>> m_emitted, m_nextEmitted;  ///< CSR (rank, j) by i
+    struct ChangedPair {
+        std::int32_t i;
+        int rank;
+        std::int32_t j;
+        auto operator<=>(const ChangedPair&) const = default;
+    };
+    std::vector<ChangedPair> m_changedPairs;
 };
 
 /// Closest point to p on triangle (a, b, c) (Ericson, Real-Time Collision Detection 5.1.5).

@@ -181,7 +181,7 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
             // new impacts this reveals, once.
             if (impactsOutranDetection()) {
                 writeBackVelocities();
-                detectContacts(stats);
+                detectContacts(stats, Detection::AfterImpacts);
                 loadSolverBodies();
                 const int first = stats.impacts;
                 stats.impacts = 0;
@@ -392,9 +392,12 @@ bool World::impactsOutranDetection() const {
     return false;
 }
 
-void World::detectContacts(StepStats& stats) {
-    m_collider.detect(m_particles, m_walls, m_meshes,
-                      CollisionParams{m_settings.contactMargin, m_settings.timeStep}, m_contacts);
+void World::detectContacts(StepStats& stats, Detection kind) {
+    const CollisionParams params{m_settings.contactMargin, m_settings.timeStep};
+    if (kind == Detection::AfterImpacts)
+        m_collider.redetect(m_particles, m_walls, m_meshes, params, m_contacts);
+    else
+        m_collider.detect(m_particles, m_walls, m_meshes, params, m_contacts);
     m_history.match(m_contacts);
     stats.contacts = stats.speculativeContacts = 0;
     for (std::uint8_t f : m_contacts.flags) {

@@ -121,7 +121,10 @@ private:
     void reorderParticles();
     void stepNonsmooth(StepStats& stats, class PhaseClock& clock);
     void stepSmooth(StepStats& stats, class PhaseClock& clock);
-    void detectContacts(StepStats& stats);
+    /// Contact detection at the start of the step (Fresh), or again after the impact stage
+    /// changed velocities (AfterImpacts: only the changed particles' pairs are searched).
+    enum class Detection { Fresh, AfterImpacts };
+    void detectContacts(StepStats& stats, Detection kind = Detection::Fresh);
     void solveImpacts(StepStats& stats);
     bool impactsOutranDetection() const;
     void loadSolverBodies();
