@@ -2,11 +2,13 @@
 
 #include "io/csv_writer.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace ndem::cli::validation {
@@ -27,10 +29,14 @@ double RunOutcome::scalar(const std::string& name, const std::string& key, doubl
 std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                                      const std::string& label) const {
     std::vector<RunOutcome> out(specs.size());
+    std::vector<size_t> order(specs.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_partition(order.begin(), order.end(), [&](size_t i) { return specs[i].startFirst; });
     std::atomic<size_t> next{0};
     std::mutex printing;
     auto worker = [&] {
-        for (size_t i = next++; i < specs.size(); i = next++) {
+        for (size_t k = next++; k < specs.size(); k = next++) {
+            const size_t i = order[k];
             RunOutcome& o = out[i];
             o.spec = specs[i];
             auto loaded = loadSceneRun(m_source + "/" + specs[i].scene, specs[i].overrides);

@@ -34,6 +34,7 @@ struct RunSpec {
     std::string scene;                  ///< path relative to the source tree
     std::vector<Override> overrides;
     std::optional<double> time;         ///< simulated time; default: the scene's duration
+    bool startFirst = false;            ///< a long run: started before the others, not left alone at the end
 };
 
 struct RunOutcome {
