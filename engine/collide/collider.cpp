@@ -229,9 +229,8 @@ void Collider::findFastPairs(const ParticleStore& p, double pairReach, double vM
     for (const auto& [lo, hi] : m_fastPairs) ++m_fastStart[lo + 1];
     for (size_t i = 0; i < n; ++i) m_fastStart[i + 1] += m_fastStart[i];
     m_fastItems.resize(m_fastPairs.size());
-    std::vector<std::int32_t>& cursor = m_fastCursor;
-    cursor.assign(m_fastStart.begin(), m_fastStart.end() - 1);
-    for (const auto& [lo, hi] : m_fastPairs) m_fastItems[cursor[lo]++] = hi;
+    m_fastCursor.assign(m_fastStart.begin(), m_fastStart.end() - 1);
+    for (const auto& [lo, hi] : m_fastPairs) m_fastItems[m_fastCursor[lo]++] = hi;
 }
 
 Vec3 closestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {

@@ -30,10 +30,6 @@ public:
                   const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                   ContactSet& out);
 
-    const BroadPhase& broadPhase() const { return m_broad; }
-    /// Edge of the broad-phase cells chosen at the last detect() (m).
-    double cellSize() const { return m_broad.cellSize(); }
-
 private:
     /// Sphere–sphere contacts, in the order a single grid of cells wide enough for the fastest
     /// pair would list them (the order fixes the PGS sweep order, hence the trajectories), but
