@@ -9,6 +9,8 @@ set xlabel "t (s)"
 set ylabel "h"
 unset logscale x
 unset logscale y
+set key bottom right
+set yrange [0:1.02]
 plot "level1.csv" using 2:1 every ::1 with lines title "pile, reduced", \
      "level3.csv" using 2:1 every ::1 with lines title "conveyor, cs-150", \
      "level5.csv" using 2:1 every ::1 with lines title "drum, contact + sensor", \
