@@ -102,6 +102,7 @@ StepSettings benchSettings() {
     s.timeStep = 5e-3;
     s.iterations = 50;
     s.warmStart = true;
+    s.threads = 1;  // the per-contact and per-particle figures are one-thread figures
     return s;
 }
 
@@ -151,6 +152,12 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
     settings.iterations = 200;
     if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
     const SeriesMeans at200 = timeSeries(world, steps, options.progress, "N_it = 200");
+    // The same series on two threads: the colours of the PGS split between them.
+    settings.threads = 2;
+    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
+    const SeriesMeans at200Parallel =
+        timeSeries(world, steps, options.progress, "N_it = 200, 2 threads");
+    settings.threads = 1;
 
     // Model reduction (model-reduction seed Sec. 6) on the same resting bed at the seed's
     // N_it = 150: resolved, then merged (untimed steps first: the bed merges within a few
@@ -212,6 +219,8 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
         {"rawNsPerContactPerSweepAt50", ratio(at50.seconds.solve, 50.0 * at50.contacts) * 1e9},
         {"nsPerDetectedContactPerSweep", ratio(sweepSlope, detected) * 1e9},
         {"fixedNsPerContactPerStep", fixedNsPerContact},
+        {"parallelSpeedUp", ratio(at200.seconds.solve, at200Parallel.seconds.solve)},
+        {"parallelSpeedUpStep", ratio(at200.seconds.total(), at200Parallel.seconds.total())},
         {"sweepsPerStep", {{"nit50", at50.iterations}, {"nit200", at200.iterations}}}};
     out["collision"] = {{"nsPerParticle", ratio(collideSeconds, n) * 1e9},
                         {"nsPerContact", ratio(collideSeconds, contacts) * 1e9}};

@@ -1,5 +1,6 @@
 #include "core/settings.hpp"
 
+#include "core/cpu_features.hpp"
 #include "core/material_properties.hpp"
 
 #include <cmath>
@@ -55,6 +56,9 @@ struct RangeCheck {
 std::optional<Error> validate(const StepSettings& s) {
     RangeCheck check{"settings.", std::nullopt};
     visitSettings(s, check);
+    if (!check.error && !cpuSupports(s.simd))
+        return Error{std::string("settings.solver.simd: ") + kSimdLevelNames[int(s.simd)] +
+                     " is not available on this CPU or build (use auto or scalar)"};
     if (!check.error && s.reduction.enabled && s.mode == StepMode::Smooth)
         return Error{"settings.reduction.enabled: model reduction needs mode semi-smooth or "
                      "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};

@@ -15,11 +15,14 @@ enum class StepMode : int { Smooth, SemiSmooth, Nonsmooth };
 enum class ContactLaw : int { Hertz, Linear };
 enum class FrictionModel : int { Cone, Box };
 enum class WarmStartMethod : int { History, Model };
+/// Instruction set of the PGS block kernel (solve/pgs_kernel.hpp). Auto: the widest this CPU runs.
+enum class SimdLevel : int { Auto, Scalar, Avx2, Avx512 };
 
 inline constexpr std::array<const char*, 3> kStepModeNames{"smooth", "semi-smooth", "nonsmooth"};
 inline constexpr std::array<const char*, 2> kContactLawNames{"hertz", "linear"};
 inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
+inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
 
 struct StepSettings {
     StepMode mode = StepMode::SemiSmooth;
@@ -36,6 +39,11 @@ struct StepSettings {
     int iterations = 100;              ///< N_it, PGS sweeps per step
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
     FrictionModel frictionModel = FrictionModel::Cone;
+    SimdLevel simd = SimdLevel::Auto;  ///< instruction set of the PGS block kernel
+
+    /// Threads a step uses (collision, rows, PGS colours, integration); 0 = every core. The
+    /// result does not depend on it.
+    int threads = 0;
 
     bool impactEnabled = true;         ///< run the impact stage (servin-2014 App. A)
     double impactThreshold = 0.05;     ///< v_imp (m/s): faster new contacts are impacts
@@ -140,6 +148,13 @@ void visitSettings(S& s, V&& v) {
       s.tolerance);
     v(SettingInfo{"solver.friction", "", "cone | box friction projection"}, s.frictionModel,
       kFrictionModelNames);
+    v(SettingInfo{"solver.simd", "",
+                  "auto | scalar | avx2 | avx512: instruction set of the PGS kernel (auto = the "
+                  "widest this CPU runs)"},
+      s.simd, kSimdLevelNames);
+    v(SettingInfo{"threads", "", "threads a step uses (0 = every core); results do not depend on it",
+                  0.0, 1024.0},
+      s.threads);
     v(SettingInfo{"impact.enabled", "", "run the impact stage"}, s.impactEnabled);
     v(SettingInfo{"impact.threshold", "m/s", "impact velocity threshold v_imp", 0.0},
       s.impactThreshold);

@@ -1,6 +1,7 @@
 #include "core/world.hpp"
 
 #include "core/material_properties.hpp"
+#include "core/parallel.hpp"
 
 #include "solve/contact_rows.hpp"
 #include "solve/pgs_solver.hpp"
@@ -206,9 +207,9 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
         warmStartRows(m_rows, m_contacts, m_history, m_materials, m_settings, m_bodies, map);
     if (m_probe.requested) runSolverProbe();
     const PgsResult r =
-        solvePgs(m_rows, m_bodies,
-                 PgsOptions{m_settings.iterations, m_settings.tolerance, m_settings.frictionModel,
-                            m_recordResidual ? &m_residualHistory : nullptr});
+        m_pgs.solve(m_rows, m_bodies,
+                    pgsOptions(m_settings.iterations, m_settings.tolerance,
+                               m_recordResidual ? &m_residualHistory : nullptr));
     storeContinuousImpulses(m_rows, m_contacts);
     if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit) carryInternalImpulses(map);
     stats.iterations = r.iterations;
@@ -374,9 +375,8 @@ void World::solveImpacts(StepStats& stats) {
     m_impactRegion.mark(m_contacts, m_particles.size(), m_settings.impactDepth);
     buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows,
                     m_reduction.aggregateCount() > 0 ? m_reduction.map() : BodyMap{});
-    const PgsResult r = solvePgs(
-        m_impactRows, m_bodies,
-        PgsOptions{m_settings.impactIterations, 0.0, m_settings.frictionModel, nullptr});
+    const PgsResult r =
+        m_impactPgs.solve(m_impactRows, m_bodies, pgsOptions(m_settings.impactIterations));
     stats.impactIterations += r.iterations;
     storeImpactImpulses(m_impactRows, m_contacts);
 }
@@ -421,8 +421,8 @@ void World::runSolverProbe() {
     const std::vector<SolverBody> initialBodies = m_bodies;
     std::vector<SolverContact> rows = initialRows;
     std::vector<SolverBody> bodies = initialBodies;
-    solvePgs(rows, bodies,
-             PgsOptions{m_probe.referenceIterations, 0.0, m_settings.frictionModel, nullptr});
+    PgsSolver solver;
+    solver.solve(rows, bodies, pgsOptions(m_probe.referenceIterations));
     std::vector<double> reference(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) reference[i] = rows[i].scale * rows[i].lambda[0];
 
@@ -442,13 +442,24 @@ void World::runSolverProbe() {
     };
     record(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN());
     for (int k = 0; k < m_probe.iterations; ++k) {
-        const PgsResult r =
-            solvePgs(rows, bodies, PgsOptions{1, 0.0, m_settings.frictionModel, nullptr});
+        const PgsResult r = solver.solve(rows, bodies, pgsOptions(1));
         record(r.residual, r.normalResidual);
     }
     m_probe.time = m_time;
     m_probe.requested = false;
     m_probe.done = true;
+}
+
+PgsOptions World::pgsOptions(int iterations, double tolerance,
+                             std::vector<double>* residualHistory) const {
+    PgsOptions o;
+    o.iterations = iterations;
+    o.tolerance = tolerance;
+    o.friction = m_settings.frictionModel;
+    o.residualHistory = residualHistory;
+    o.threads = resolveThreads(m_settings.threads);
+    o.simd = m_settings.simd;
+    return o;
 }
 
 void World::loadSolverBodies() {

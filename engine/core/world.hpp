@@ -15,6 +15,7 @@
 #include "reduce/model_reduction.hpp"
 #include "reduce/split_sensor.hpp"
 #include "solve/impact_region.hpp"
+#include "solve/pgs_solver.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
 
@@ -137,6 +138,9 @@ private:
     void writeBackVelocities();
     void carryInternalImpulses(const BodyMap& map);
     void measure(StepStats& stats);
+    /// PGS options from the settings: threads, kernel and friction model.
+    PgsOptions pgsOptions(int iterations, double tolerance = 0.0,
+                          std::vector<double>* residualHistory = nullptr) const;
 
     std::string m_name;
     StepSettings m_settings;
@@ -153,6 +157,7 @@ private:
     std::vector<SolverBody> m_bodies;  ///< particles then one static body for walls
     std::vector<SolverContact> m_rows;
     std::vector<SolverContact> m_impactRows;
+    PgsSolver m_pgs, m_impactPgs;  ///< continuous and impact stage (buffers kept between steps)
     ImpactRegion m_impactRegion;
     std::vector<Vec3> m_force, m_torque;  ///< smooth DEM accumulators
     std::vector<double> m_residualHistory;

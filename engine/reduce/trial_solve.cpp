@@ -1,5 +1,7 @@
 #include "reduce/trial_solve.hpp"
 
+#include "core/parallel.hpp"
+
 #include "solve/contact_rows.hpp"
 #include "solve/pgs_solver.hpp"
 #include "solve/warm_start.hpp"
@@ -27,8 +29,12 @@ void runTrialSolve(const ParticleStore& p, ContactSet& c, const ContactHistory& 
     warm.warmStart = true;
     warm.warmStartMethod = WarmStartMethod::History;
     warmStartRows(out.rows, c, history, materials, warm, out.bodies);
-    solvePgs(out.rows, out.bodies,
-             PgsOptions{s.reduction.trialIterations, 0.0, s.frictionModel, nullptr});
+    PgsOptions options;
+    options.iterations = s.reduction.trialIterations;
+    options.friction = s.frictionModel;
+    options.threads = resolveThreads(s.threads);
+    options.simd = s.simd;
+    out.solver.solve(out.rows, out.bodies, options);
 
     out.force.assign(n, Vec3::Zero());
     out.torque.assign(n, Vec3::Zero());

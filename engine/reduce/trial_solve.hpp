@@ -6,6 +6,7 @@
 #include "core/material.hpp"
 #include "core/particles.hpp"
 #include "core/settings.hpp"
+#include "solve/pgs_solver.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
 
@@ -19,6 +20,7 @@ struct TrialSolution {
     std::vector<Vec3> torque;        ///< Σ contact torque about each particle's centre (N m)
     std::vector<SolverContact> rows;
     Vec3 gravity = Vec3::Zero();     ///< the external acceleration of the trial (m/s²)
+    PgsSolver solver;                ///< its buffers, kept between steps
 };
 
 /// Builds the continuous rows of every contact with the particles' current (co-moved)

@@ -1,20 +1,55 @@
 #include "solve/pgs_solver.hpp"
 
+#include "core/parallel.hpp"
+
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace ndem {
 
 namespace {
 
+// ---------------------------------------------------------------------------------------
+// Colours
+// ---------------------------------------------------------------------------------------
+
+/// Colours of the graph: a body's used colours fit one 64-bit mask. Contacts between two
+/// moving bodies take the lowest free colour below kDynamicColours; contacts with one
+/// immovable side (walls) the highest free one, so they are swept last in each sweep (Box2D
+/// v3, constraint_graph.c: the support they give is the most recent the bodies see).
+constexpr int kColours = 32;
+constexpr int kDynamicColours = 28;
+constexpr std::uint64_t kDynamicMask = (std::uint64_t{1} << kDynamicColours) - 1;
+constexpr std::uint64_t kStaticMask = ((std::uint64_t{1} << kColours) - 1) & ~std::uint64_t{1};
+/// Blocks below which a colour is not shared between threads: a barrier (≈ 2 µs between two
+/// cores of a VM) would cost more than sweeping it on one thread.
+constexpr int kMinSharedBlocks = 32;
+
+/// A sphere contact: isotropic bodies and levers along the normal (r × n = 0), so that the
+/// block kernel's reduced rows are exact.
+bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies) {
+    constexpr double kParallel = 1e-18;  // |r × n|² ≤ 10⁻¹⁸ |r|² (round-off of r ∥ n)
+    return bodies[r.a].isotropic() && bodies[r.b].isotropic() &&
+           r.angularA[0].squaredNorm() <= kParallel * r.angularA[1].squaredNorm() &&
+           r.angularB[0].squaredNorm() <= kParallel * r.angularB[1].squaredNorm();
+}
+
+/// Block encoding of a body: its index if the sweep may move it, −(index + 1) if only read.
+std::int32_t blockBody(std::int32_t index, std::span<const SolverBody> bodies) {
+    return bodies[index].immovable() ? -index - 1 : index;
+}
+
+// ---------------------------------------------------------------------------------------
+// General rows: any lever, any inertia (aggregates), one row after the other
+// ---------------------------------------------------------------------------------------
+
 struct ResidualSum {
     double all = 0.0, normal = 0.0, max = 0.0;
-    int rows = 0, normalRows = 0;
     void add(double dl, double invD) {
         const double r = std::abs(dl) / invD;
         all += r;
         max = std::max(max, r);
-        ++rows;
     }
 };
 
@@ -35,10 +70,10 @@ inline double rowVelocity(const SolverBody& A, const SolverBody& B, const Solver
     return direction.dot(B.v - A.v) + c.angularB[k].dot(B.w) - c.angularA[k].dot(A.w);
 }
 
-/// One sweep over all rows. kCone: disc projection of friction and rolling, else box clamp.
+/// One sweep over general rows. kCone: disc projection of friction and rolling, else box clamp.
 /// kMeasure: accumulate residuals (costs a division per row, so only when asked for).
 template <bool kCone, bool kMeasure>
-void sweep(std::span<SolverContact> rows, SolverBody* bodies, ResidualSum& res) {
+void sweepGeneral(std::span<SolverContact> rows, SolverBody* bodies, ResidualSum& res) {
     for (SolverContact& c : rows) {
         SolverBody& A = bodies[c.a];
         SolverBody& B = bodies[c.b];
@@ -55,7 +90,6 @@ void sweep(std::span<SolverContact> rows, SolverBody* bodies, ResidualSum& res) 
                 if (c.invD[0] > 0.0) {
                     res.add(dl, c.invD[0]);
                     res.normal += std::abs(dl) / c.invD[0];
-                    ++res.normalRows;
                 }
             }
         }
@@ -129,39 +163,292 @@ void sweep(std::span<SolverContact> rows, SolverBody* bodies, ResidualSum& res) 
 }
 
 template <bool kCone>
-PgsResult run(std::span<SolverContact> rows, std::span<SolverBody> bodies, const PgsOptions& o) {
-    PgsResult result;
-    const bool measureEvery = o.tolerance > 0.0 || o.residualHistory != nullptr;
-    if (o.residualHistory) o.residualHistory->clear();
-    for (int k = 0; k < o.iterations; ++k) {
-        const bool last = (k + 1 == o.iterations);
-        ResidualSum res;
-        if (measureEvery || last)
-            sweep<kCone, true>(rows, bodies.data(), res);
-        else
-            sweep<kCone, false>(rows, bodies.data(), res);
-        result.iterations = k + 1;
-        if (measureEvery || last) {
-            result.residual = res.rows ? res.all / res.rows : 0.0;
-            result.maxResidual = res.max;
-            result.normalResidual = res.normalRows ? res.normal / res.normalRows : 0.0;
-            if (o.residualHistory) o.residualHistory->push_back(result.residual);
-            if (o.tolerance > 0.0 && result.residual < o.tolerance) break;
-        }
-    }
-    return result;
+void sweepGeneralRows(std::span<SolverContact> rows, SolverBody* bodies, bool measure,
+                      ResidualSum& res) {
+    if (measure)
+        sweepGeneral<kCone, true>(rows, bodies, res);
+    else
+        sweepGeneral<kCone, false>(rows, bodies, res);
+}
+
+/// Rows of a contact that enter the residual mean (D_j > 0): all, and normal only.
+void countRows(const SolverContact& r, int& rows, int& normalRows) {
+    const int used = (r.flags & kHasRolling) ? 6 : 3;
+    for (int j = 0; j < used; ++j) rows += r.invD[j] > 0.0 ? 1 : 0;
+    normalRows += r.invD[0] > 0.0 ? 1 : 0;
 }
 
 }  // namespace
 
-PgsResult solvePgs(std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                   const PgsOptions& options) {
+// ---------------------------------------------------------------------------------------
+// Partition and packing
+// ---------------------------------------------------------------------------------------
+
+void PgsSolver::partition(std::span<const SolverContact> rows, std::span<const SolverBody> bodies) {
+    m_used.assign(bodies.size(), 0);
+    m_colour.resize(rows.size());
+    m_generalIndex.clear();
+    int count[kColours] = {};
+    m_rowsCounted = m_normalRowsCounted = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const SolverContact& r = rows[i];
+        countRows(r, m_rowsCounted, m_normalRowsCounted);
+        int colour = -1;
+        if (sphereRow(r, bodies)) {
+            const bool moveA = !bodies[r.a].immovable(), moveB = !bodies[r.b].immovable();
+            if (moveA && moveB) {
+                const std::uint64_t free = ~(m_used[r.a] | m_used[r.b]) & kDynamicMask;
+                if (free) colour = std::countr_zero(free);
+            } else if (moveA || moveB) {
+                const std::uint64_t free = ~m_used[moveA ? r.a : r.b] & kStaticMask;
+                if (free) colour = 63 - std::countl_zero(free);
+            } else {
+                colour = kColours - 1;  // nothing moves: no conflict anywhere
+            }
+            if (colour >= 0) {
+                const std::uint64_t bit = std::uint64_t{1} << colour;
+                if (moveA) m_used[r.a] |= bit;
+                if (moveB) m_used[r.b] |= bit;
+                ++count[colour];
+            }
+        }
+        m_colour[i] = colour;
+        if (colour < 0) m_generalIndex.push_back(static_cast<std::int32_t>(i));
+    }
+
+    // Blocks in sweep order: the colours large enough to share between threads, then the
+    // small ones (the tail of the greedy colouring), which one thread sweeps without a
+    // barrier between them. The order depends on the rows only, never on the thread count.
+    int order[kColours], ordered = 0;
+    for (int pass = 0; pass < 2; ++pass)
+        for (int c = 0; c < kColours; ++c) {
+            const bool shared = (count[c] + kBlockLanes - 1) / kBlockLanes >= kMinSharedBlocks;
+            if (count[c] > 0 && shared == (pass == 0)) order[ordered++] = c;
+        }
+    m_stageStart.assign(1, 0);
+    int slot[kColours];
+    int blocks = 0;
+    m_sharedStages = 0;
+    for (int k = 0; k < ordered; ++k) {
+        const int c = order[k];
+        slot[c] = blocks * kBlockLanes;
+        blocks += (count[c] + kBlockLanes - 1) / kBlockLanes;
+        const bool shared = (count[c] + kBlockLanes - 1) / kBlockLanes >= kMinSharedBlocks;
+        if (shared) {
+            m_stageStart.push_back(blocks);
+            ++m_sharedStages;
+        }
+    }
+    m_stageStart.push_back(blocks);  // the serial tail (possibly empty)
+    m_laneRow.assign(static_cast<size_t>(blocks) * kBlockLanes, -1);
+    for (size_t i = 0; i < rows.size(); ++i)
+        if (m_colour[i] >= 0) m_laneRow[slot[m_colour[i]]++] = static_cast<std::int32_t>(i);
+
+    m_layout = PgsLayout{};
+    for (int c = 0; c < kColours; ++c) m_layout.colours += count[c] > 0 ? 1 : 0;
+    m_layout.blocks = blocks;
+    m_layout.sharedColours = m_sharedStages;
+    m_layout.blockRows = static_cast<int>(rows.size() - m_generalIndex.size());
+    m_layout.generalRows = static_cast<int>(m_generalIndex.size());
+}
+
+void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies) {
+    const int blocks = m_stageStart.back();
+    m_blocks.resize(blocks);
+    m_hasRolling.assign(blocks, 0);
+    bool anyRolling = false;
+    for (int k = 0; k < blocks; ++k)
+        for (int l = 0; l < kBlockLanes; ++l) {
+            const std::int32_t i = m_laneRow[k * kBlockLanes + l];
+            if (i >= 0 && (rows[i].flags & kHasRolling)) m_hasRolling[k] = 1;
+        }
+    for (std::uint8_t f : m_hasRolling) anyRolling |= f != 0;
+    m_rolling.resize(anyRolling ? blocks : 0);
+
+    auto inverse = [](double invD) { return invD > 0.0 ? 1.0 / invD : 0.0; };
+    for (int k = 0; k < blocks; ++k) {
+        ContactBlock& b = m_blocks[k];
+        b = ContactBlock{};
+        RollingBlock* roll = m_hasRolling[k] ? &m_rolling[k] : nullptr;
+        if (roll) *roll = RollingBlock{};
+        for (int l = 0; l < kBlockLanes; ++l) {
+            const std::int32_t i = m_laneRow[k * kBlockLanes + l];
+            if (i < 0) {
+                // Padding: a read-only body and zero coefficients leave everything unchanged.
+                b.bodyA[l] = b.bodyB[l] = -1;
+                if (roll) roll->keep[l] = 1.0;
+                continue;
+            }
+            const SolverContact& r = rows[i];
+            b.bodyA[l] = blockBody(r.a, bodies);
+            b.bodyB[l] = blockBody(r.b, bodies);
+            b.nx[l] = r.n.x();
+            b.ny[l] = r.n.y();
+            b.nz[l] = r.n.z();
+            b.t1x[l] = r.t1.x();
+            b.t1y[l] = r.t1.y();
+            b.t1z[l] = r.t1.z();
+            // r × t1 = (r·n) t2 for a lever along n.
+            b.leverA[l] = r.angularA[1].dot(r.t2);
+            b.leverB[l] = r.angularB[1].dot(r.t2);
+            b.normal[l] = r.lambda[0];
+            b.normalKeep[l] = 1.0 - r.sigmaN * r.invD[0];
+            b.normalTarget[l] = r.bias[0] * r.invD[0];
+            b.normalGain[l] = r.scale * r.invD[0];
+            b.scale[l] = r.scale;
+            b.tangent1[l] = r.lambda[1];
+            b.tangent2[l] = r.lambda[2];
+            // Isotropic bodies: D_t1 = D_t2.
+            b.frictionKeep[l] = 1.0 - r.sigmaT * r.invD[1];
+            b.frictionGain[l] = r.invD[1];
+            b.frictionTarget1[l] = r.bias[1] * r.invD[1];
+            b.frictionTarget2[l] = r.bias[2] * r.invD[2];
+            b.frictionLimit[l] = r.friction * r.scale;
+            b.normalD[l] = inverse(r.invD[0]);
+            b.frictionD[l] = inverse(r.invD[1]);
+            if (!roll) continue;
+            if (!(r.flags & kHasRolling)) {
+                roll->keep[l] = 1.0;
+                continue;
+            }
+            // Isotropic bodies: one D for all three angular rows.
+            for (int j = 0; j < 3; ++j) {
+                roll->impulse[j][l] = r.lambda[3 + j];
+                roll->target[j][l] = r.bias[3 + j] * r.invD[3 + j];
+            }
+            roll->keep[l] = 1.0 - r.sigmaR * r.invD[3];
+            roll->gain[l] = r.invD[3];
+            roll->limit[l] = r.rollingLimit * r.scale;
+            roll->d[l] = inverse(r.invD[3]);
+        }
+    }
+
+    m_general.resize(m_generalIndex.size());
+    for (size_t g = 0; g < m_generalIndex.size(); ++g) m_general[g] = rows[m_generalIndex[g]];
+    m_blockResidual.resize(blocks);
+}
+
+void PgsSolver::unblock() {
+    std::vector<std::int32_t> order;
+    order.reserve(m_laneRow.size() + m_generalIndex.size());
+    for (std::int32_t i : m_laneRow)
+        if (i >= 0) order.push_back(i);
+    order.insert(order.end(), m_generalIndex.begin(), m_generalIndex.end());
+    m_generalIndex = std::move(order);
+    m_laneRow.clear();
+    m_stageStart.assign(2, 0);
+    m_sharedStages = 0;
+    m_layout.colours = m_layout.sharedColours = m_layout.blocks = m_layout.blockRows = 0;
+    m_layout.generalRows = static_cast<int>(m_generalIndex.size());
+}
+
+void PgsSolver::unpack(std::span<SolverContact> rows) const {
+    for (size_t k = 0; k < m_blocks.size(); ++k) {
+        const ContactBlock& b = m_blocks[k];
+        const RollingBlock* roll = m_hasRolling[k] ? &m_rolling[k] : nullptr;
+        for (int l = 0; l < kBlockLanes; ++l) {
+            const std::int32_t i = m_laneRow[k * kBlockLanes + l];
+            if (i < 0) continue;
+            SolverContact& r = rows[i];
+            r.lambda[0] = b.normal[l];
+            r.lambda[1] = b.tangent1[l];
+            r.lambda[2] = b.tangent2[l];
+            if (roll && (r.flags & kHasRolling))
+                for (int j = 0; j < 3; ++j) r.lambda[3 + j] = roll->impulse[j][l];
+        }
+    }
+    for (size_t g = 0; g < m_generalIndex.size(); ++g)
+        for (int j = 0; j < 6; ++j) rows[m_generalIndex[g]].lambda[j] = m_general[g].lambda[j];
+}
+
+// ---------------------------------------------------------------------------------------
+// Sweeps
+// ---------------------------------------------------------------------------------------
+
+template <bool kCone>
+PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
+                         const PgsKernel& kernel) {
+    const BlockSweepFunction sweepBlocks = kCone ? kernel.cone : kernel.box;
+    const int blocks = m_stageStart.back();
+    const int threads = m_sharedStages > 0 ? std::max(1, o.threads) : 1;
+    const bool measureEvery = o.tolerance > 0.0 || o.residualHistory != nullptr;
+    if (o.residualHistory) o.residualHistory->clear();
+
+    BlockSweep base;
+    base.blocks = m_blocks.data();
+    base.rolling = m_rolling.empty() ? nullptr : m_rolling.data();
+    base.hasRolling = m_hasRolling.data();
+    base.bodies = reinterpret_cast<double*>(bodies.data());
+
+    PgsResult result;
+    bool stop = false;
+    // The serial tail of a sweep, on one thread: the small colours, the general rows, then
+    // the residual of a measured sweep.
+    auto sweepTail = [&](int k, bool measure) {
+        BlockSweep s = base;
+        s.residual = measure ? m_blockResidual.data() : nullptr;
+        s.begin = m_stageStart[m_sharedStages];
+        s.end = blocks;
+        if (s.begin < s.end) sweepBlocks(s);
+        ResidualSum general;
+        sweepGeneralRows<kCone>(m_general, bodies.data(), measure, general);
+        result.iterations = k + 1;
+        if (!measure) return;
+        double all = general.all, normal = general.normal, max = general.max;
+        for (int b = 0; b < blocks; ++b) {  // in block order: the same sum for any thread count
+            all += m_blockResidual[b].all;
+            normal += m_blockResidual[b].normal;
+            max = std::max(max, m_blockResidual[b].max);
+        }
+        result.residual = m_rowsCounted ? all / m_rowsCounted : 0.0;
+        result.maxResidual = max;
+        result.normalResidual = m_normalRowsCounted ? normal / m_normalRowsCounted : 0.0;
+        if (o.residualHistory) o.residualHistory->push_back(result.residual);
+        if (o.tolerance > 0.0 && result.residual < o.tolerance) stop = true;
+    };
+
+    parallel::team(threads, [&] {
+        const int t = parallel::threadIndex(), n = parallel::teamSize();
+
+        for (int k = 0; k < o.iterations && !stop; ++k) {
+            const bool measure = measureEvery || k + 1 == o.iterations;
+            BlockSweep s = base;
+            s.residual = measure ? m_blockResidual.data() : nullptr;
+            for (int c = 0; c < m_sharedStages; ++c) {
+                std::tie(s.begin, s.end) = parallel::share(m_stageStart[c], m_stageStart[c + 1], t, n);
+                if (s.begin < s.end) sweepBlocks(s);
+                if (n > 1) parallel::barrier();
+            }
+            if (t == 0) sweepTail(k, measure);
+            if (n > 1) parallel::barrier();
+        }
+    });
+    return result;
+}
+
+PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                           const PgsOptions& options) {
     if (rows.empty()) {
         if (options.residualHistory) options.residualHistory->clear();  // no stale curve
+        m_layout = PgsLayout{};
         return PgsResult{};
     }
-    return options.friction == FrictionModel::Cone ? run<true>(rows, bodies, options)
-                                                   : run<false>(rows, bodies, options);
+    const PgsKernel& kernel = pgsKernel(options.simd);
+    partition(rows, bodies);
+    if (!options.blocks) unblock();
+    pack(rows, bodies);
+    m_layout.kernel = kernel.name;
+    const PgsResult result = options.friction == FrictionModel::Cone
+                                 ? run<true>(bodies, options, kernel)
+                                 : run<false>(bodies, options, kernel);
+    unpack(rows);
+    return result;
+}
+
+PgsResult solvePgs(std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                   const PgsOptions& options) {
+    PgsSolver solver;
+    return solver.solve(rows, bodies, options);
 }
 
 void applyRowImpulses(std::span<const SolverContact> rows, std::span<SolverBody> bodies) {

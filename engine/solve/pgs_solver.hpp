@@ -2,9 +2,12 @@
 #pragma once
 
 #include "core/settings.hpp"
+#include "solve/contact_block.hpp"
+#include "solve/pgs_kernel.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -15,6 +18,11 @@ struct PgsOptions {
     double tolerance = 0.0;    ///< stop when the mean residual drops below (m/s); 0 = never
     FrictionModel friction = FrictionModel::Cone;
     std::vector<double>* residualHistory = nullptr;  ///< if set: mean residual after each sweep
+    int threads = 1;           ///< threads sweeping the colours (the result does not depend on it)
+    SimdLevel simd = SimdLevel::Auto;  ///< kernel of the sphere blocks
+    /// false: every row through the general kernel, in the order the blocks would take them
+    /// (tests compare the block kernels against it).
+    bool blocks = true;
 };
 
 struct PgsResult {
@@ -24,9 +32,61 @@ struct PgsResult {
     double normalResidual = 0.0;  ///< mean over normal rows only (m/s)
 };
 
-/// Runs PGS sweeps over `rows` in order, updating multipliers and body velocities in place.
-/// The residual of a row is the velocity error its last update removed, |Δλ_j| D_j: zero once
-/// the row satisfies its complementarity condition.
+/// How a solve split its rows: graph colours of SIMD blocks, and the general rows.
+struct PgsLayout {
+    int colours = 0;         ///< colours with at least one block
+    int sharedColours = 0;   ///< colours split between threads (the rest: one thread)
+    int blocks = 0;          ///< blocks of eight lanes
+    int blockRows = 0;       ///< contacts in blocks (the rest of the lanes are padding)
+    int generalRows = 0;     ///< contacts swept one by one after the colours
+    const char* kernel = "";  ///< instruction set of the block kernel
+};
+
+/// Projected Gauss-Seidel with the rows ordered by graph colour (Box2D v3's solver design).
+/// Sphere contacts — levers along the normal, isotropic bodies: the bulk of every granular
+/// scene — are packed eight to a block whose contacts touch distinct bodies, and swept with
+/// SIMD; the colours' blocks are independent, so threads split each colour and meet at a
+/// barrier. Contacts of rigid aggregates and those no colour can take (a body with more
+/// contacts than colours) are general rows, swept in order after the colours. The order of
+/// the rows does not depend on the thread count, so neither does the result.
+///
+/// Reuses its buffers between solves: keep one per use (continuous stage, impact stage).
+class PgsSolver {
+public:
+    /// Runs sweeps over `rows`, updating multipliers and body velocities in place. The
+    /// residual of a row is the velocity error its last update removed, |Δλ_j| D_j: zero once
+    /// the row satisfies its complementarity condition.
+    PgsResult solve(std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                    const PgsOptions& options);
+
+    const PgsLayout& layout() const { return m_layout; }
+
+private:
+    void partition(std::span<const SolverContact> rows, std::span<const SolverBody> bodies);
+    void pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies);
+    /// Moves every block row into the general rows, in sweep order (PgsOptions::blocks false).
+    void unblock();
+    void unpack(std::span<SolverContact> rows) const;
+    template <bool kCone>
+    PgsResult run(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);
+
+    std::vector<std::uint64_t> m_used;        ///< per body: colours it already appears in
+    std::vector<std::int32_t> m_colour;       ///< per row: colour, or -1 for a general row
+    /// First block of each shared colour, then of the serial tail, then the end.
+    std::vector<std::int32_t> m_stageStart;
+    int m_sharedStages = 0;                   ///< colours swept by all threads
+    std::vector<std::int32_t> m_laneRow;      ///< row of each block lane, -1 for padding
+    std::vector<ContactBlock> m_blocks;
+    std::vector<RollingBlock> m_rolling;
+    std::vector<std::uint8_t> m_hasRolling;
+    std::vector<BlockResidual> m_blockResidual;
+    std::vector<std::int32_t> m_generalIndex; ///< rows swept one by one, in order
+    std::vector<SolverContact> m_general;     ///< their copies during the solve
+    int m_rowsCounted = 0, m_normalRowsCounted = 0;
+    PgsLayout m_layout;
+};
+
+/// One-off solve with a temporary PgsSolver (tests, diagnostics).
 PgsResult solvePgs(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                    const PgsOptions& options);
 

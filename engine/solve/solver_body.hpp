@@ -3,12 +3,19 @@
 
 #include "core/types.hpp"
 
+#include <cstddef>
+
 namespace ndem {
 
-/// 104 bytes: generalised velocity and inverse mass properties. The inverse inertia is a
-/// symmetric world-frame tensor (xx, yy, zz, xy, xz, yz) so that rigid aggregates
-/// (model reduction) use the same kernel as spheres, whose tensor is isotropic.
-struct SolverBody {
+/// Generalised velocity and inverse mass properties of one body. The inverse inertia is a
+/// symmetric world-frame tensor (xx, yy, zz, xy, xz, yz) so that rigid aggregates (model
+/// reduction) use the same rows as spheres, whose tensor is isotropic.
+///
+/// 128 bytes, aligned to a cache line: the first 64 bytes (v, ω, 1/m, I⁻¹_xx) are all the
+/// SIMD sphere kernel reads and writes (contact_block.hpp, kBodyStride), one line per body.
+/// Rejected: a separate 64-byte velocity array for the kernel — two copies per solve and two
+/// stores to keep consistent for the general rows, for no gain.
+struct alignas(64) SolverBody {
     Vec3 v = Vec3::Zero();  ///< linear velocity (m/s)
     Vec3 w = Vec3::Zero();  ///< angular velocity (rad/s)
     double invMass = 0.0;   ///< 1/m (1/kg)
@@ -24,6 +31,15 @@ struct SolverBody {
         invInertia[0] = invInertia[1] = invInertia[2] = k;
         invInertia[3] = invInertia[4] = invInertia[5] = 0.0;
     }
+    bool isotropic() const {
+        return invInertia[0] == invInertia[1] && invInertia[0] == invInertia[2] &&
+               invInertia[3] == 0.0 && invInertia[4] == 0.0 && invInertia[5] == 0.0;
+    }
+    /// Nothing the solver does can move it (walls' static body, kinematic particles).
+    bool immovable() const { return invMass == 0.0 && isotropic() && invInertia[0] == 0.0; }
 };
+static_assert(sizeof(SolverBody) == 128 && alignof(SolverBody) == 64,
+              "SolverBody: two cache lines, the hot one first");
+static_assert(sizeof(Vec3) == 3 * sizeof(double), "Vec3 must be three packed doubles");
 
 }  // namespace ndem

@@ -143,15 +143,27 @@ TEST(ModelReduction, RestingBedMergesAboveNinetyPercentAndStaysAtRest) {
     for (int k = 0; k < 20; ++k) st = world.step();
     const std::vector<Vec3> before = world.particles().position;
     const std::vector<std::uint32_t> ids = world.particles().id;
+    const std::vector<std::int32_t> memberBefore = world.particles().aggregate;
     for (int k = 0; k < 100; ++k) st = world.step();
     EXPECT_GT(st.reductionLevel, 0.9) << st.aggregates << " aggregates, " << st.members << " members";
-    double moved = 0.0;
+    // The merged bed: the particles that were members at the start and still are. A free
+    // rattler may keep rolling on it: the grains have no rolling resistance, and one rolling
+    // faster than the merge bound (0.5 rad/s) on the rigid surface never stops (seen with
+    // some packings).
+    double moved = 0.0, kinetic = 0.0;
+    int members = 0;
     const auto& p = world.particles();
-    for (size_t i = 0; i < before.size(); ++i)
-        moved = std::max(moved, (p.position[p.indexOfId()[ids[i]]] - before[i]).norm());
+    for (size_t i = 0; i < before.size(); ++i) {
+        const Index k = p.indexOfId()[ids[i]];
+        if (p.aggregate[k] < 0 || memberBefore[i] < 0) continue;
+        ++members;
+        moved = std::max(moved, (p.position[k] - before[i]).norm());
+        kinetic += 0.5 * p.mass[k] * p.velocity[k].squaredNorm();
+    }
+    EXPECT_GT(members, 360);
     // The rigid bed only settles onto its elastic floor contacts (~20 µm here).
     EXPECT_LT(moved, 1e-4) << "a merged bed must stay where it rested, within 1 % of d (m)";
-    EXPECT_LT(st.kineticEnergy, 1e-9);
+    EXPECT_LT(kinetic, 1e-9);
 }
 
 TEST(ModelReduction, AnImpactSplitsItsNeighbourhoodToDepthTwoAndTheRestStaysMerged) {

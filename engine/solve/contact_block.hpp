@@ -1,0 +1,68 @@
+// The contact rows the PGS sweep reads, packed for SIMD: eight contacts per block, each field
+// an aligned array of eight doubles (one cache line), in the order the kernel reads them.
+#pragma once
+
+#include <cstdint>
+
+namespace ndem {
+
+inline constexpr int kBlockLanes = 8;
+
+/// Eight sphere contacts whose bodies are all distinct (a graph colour, see PgsSolver), so
+/// that their velocity updates can be gathered, computed and scattered side by side. Only
+/// what a sphere contact needs is stored: its levers are parallel to n, so the normal row has
+/// no angular part and the friction rows' angular parts are the scalars leverA, leverB along
+/// n (r × t1 = r t2, r × t2 = −r t1 with t2 = n × t1). Each row j is kept in the form
+///   λ_j ← proj(keep_j λ_j + target_j − gain_j u_j)
+/// with keep = 1 − Σ_j/D_j, target = q_j/D_j, gain = s_j/D_j (s = Hertz scale for the normal
+/// row, 1 otherwise): the SPOOK update of servin-2014 App. B with the divisions done once per
+/// step. 1472 bytes = 23 lines for 8 contacts (184 bytes each); the sweep reads the first 21.
+struct alignas(64) ContactBlock {
+    /// Solver body of each side; a negative entry −(k + 1) is body k read but never written
+    /// (the static wall body, particles that cannot move, padding lanes).
+    std::int32_t bodyA[kBlockLanes], bodyB[kBlockLanes];
+    double nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];     ///< n, A to B
+    double t1x[kBlockLanes], t1y[kBlockLanes], t1z[kBlockLanes];  ///< t1 (t2 = n × t1)
+    double leverA[kBlockLanes], leverB[kBlockLanes];  ///< (contact point − centre) · n (m)
+    double normal[kBlockLanes];                       ///< λ_n (row units)
+    double normalKeep[kBlockLanes], normalTarget[kBlockLanes], normalGain[kBlockLanes];
+    double scale[kBlockLanes];                        ///< s: impulse on the bodies = s λ_n
+    double tangent1[kBlockLanes], tangent2[kBlockLanes];  ///< λ_t1, λ_t2 (N s)
+    double frictionKeep[kBlockLanes], frictionGain[kBlockLanes];
+    double frictionTarget1[kBlockLanes], frictionTarget2[kBlockLanes];
+    double frictionLimit[kBlockLanes];                ///< μ s: |λ_t| ≤ μ s λ_n
+    double normalD[kBlockLanes], frictionD[kBlockLanes];  ///< D_j for the residual only
+};
+static_assert(sizeof(ContactBlock) == 23 * 64, "ContactBlock: 23 cache lines");
+
+/// Rolling and twisting rows of the same eight contacts (warm-start seed Eq. 28–32), only for
+/// blocks that have them: angular rows about t1, t2 and n with one D = 1/I_a + 1/I_b + Σ_r.
+/// 640 bytes = 10 lines.
+struct alignas(64) RollingBlock {
+    double impulse[3][kBlockLanes];  ///< λ about t1, t2, n (N m s)
+    double keep[kBlockLanes], gain[kBlockLanes];
+    double target[3][kBlockLanes];
+    double limit[kBlockLanes];       ///< μ_r R* s: |λ_r| ≤ μ_r R* s λ_n
+    double d[kBlockLanes];           ///< D for the residual only
+};
+static_assert(sizeof(RollingBlock) == 10 * 64, "RollingBlock: 10 cache lines");
+
+/// The residual sums of one block in one measured sweep (see PgsResult).
+struct BlockResidual {
+    double all = 0.0, normal = 0.0, max = 0.0;
+};
+
+/// A range of blocks of one colour, swept by one thread.
+struct BlockSweep {
+    ContactBlock* blocks = nullptr;
+    RollingBlock* rolling = nullptr;       ///< parallel to blocks, or null: no rolling rows
+    const std::uint8_t* hasRolling = nullptr;  ///< per block: any lane with rolling rows
+    double* bodies = nullptr;              ///< SolverBody records (stride kBodyStride doubles)
+    BlockResidual* residual = nullptr;     ///< per block, or null: do not measure
+    int begin = 0, end = 0;                ///< block range
+};
+
+/// Doubles between consecutive SolverBody records (the kernel reads the first eight).
+inline constexpr int kBodyStride = 16;
+
+}  // namespace ndem

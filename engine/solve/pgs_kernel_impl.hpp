@@ -1,0 +1,198 @@
+// The PGS sweep over blocks of eight sphere contacts, written once over a SIMD operations type
+// (simd/ops_*.hpp) and compiled once per instruction set. Include only from the
+// pgs_kernel_<isa>.cpp files: everything here is a template over the operations type, so no
+// function compiled for one instruction set can be picked by the linker for another.
+#pragma once
+
+#include "solve/contact_block.hpp"
+
+namespace ndem::simd {
+
+/// Sweeps lanes [lane, lane + S::kWidth) of one block: normal row, friction pair and (if
+/// kRolling) the rolling/twisting rows, each as in the general kernel (pgs_solver.cpp), for
+/// the sphere case. Body fields: 0–2 v, 3–5 ω, 6 1/m, 7 1/I.
+template <class S, bool kCone, bool kMeasure, bool kRolling>
+inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bodies,
+                       BlockResidual* res) {
+    using D = typename S::D;
+    const double* bodyA[S::kWidth];
+    const double* bodyB[S::kWidth];
+    bool writeA[S::kWidth], writeB[S::kWidth];
+    for (int l = 0; l < S::kWidth; ++l) {
+        const int a = c.bodyA[lane + l], b = c.bodyB[lane + l];
+        writeA[l] = a >= 0;
+        writeB[l] = b >= 0;
+        bodyA[l] = bodies + kBodyStride * (a >= 0 ? a : -a - 1);
+        bodyB[l] = bodies + kBodyStride * (b >= 0 ? b : -b - 1);
+    }
+    D A[8], B[8];
+    S::loadBodies(bodyA, A);
+    S::loadBodies(bodyB, B);
+
+    const D nx = S::load(c.nx + lane), ny = S::load(c.ny + lane), nz = S::load(c.nz + lane);
+
+    // Normal row (servin-2014 Eq. 29): u = n·(v_B − v_A), no angular part for spheres.
+    const D un = S::mulAdd(nx, B[0] - A[0], S::mulAdd(ny, B[1] - A[1], nz * (B[2] - A[2])));
+    const D lambda0 = S::load(c.normal + lane);
+    const D target0 = S::mulAdd(S::load(c.normalKeep + lane), lambda0, S::load(c.normalTarget + lane));
+    const D normal = S::max(S::zero(), S::mulSub(S::load(c.normalGain + lane), un, target0));
+    S::store(c.normal + lane, normal);
+    const D dn = normal - lambda0;
+    {
+        const D p = dn * S::load(c.scale + lane);
+        const D pa = A[6] * p, pb = B[6] * p;
+        A[0] = S::mulSub(pa, nx, A[0]);
+        A[1] = S::mulSub(pa, ny, A[1]);
+        A[2] = S::mulSub(pa, nz, A[2]);
+        B[0] = S::mulAdd(pb, nx, B[0]);
+        B[1] = S::mulAdd(pb, ny, B[1]);
+        B[2] = S::mulAdd(pb, nz, B[2]);
+    }
+
+    // Friction pair: u1 = t1·Δv + t2·q, u2 = t2·Δv − t1·q with q = r_B ω_B − r_A ω_A;
+    // the disc (cone) or box of radius μ s λ_n (the Hertz-scaled normal, App. B last note).
+    const D t1x = S::load(c.t1x + lane), t1y = S::load(c.t1y + lane), t1z = S::load(c.t1z + lane);
+    const D t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
+    const D ra = S::load(c.leverA + lane), rb = S::load(c.leverB + lane);
+    const D dvx = B[0] - A[0], dvy = B[1] - A[1], dvz = B[2] - A[2];
+    const D qx = rb * B[3] - ra * A[3], qy = rb * B[4] - ra * A[4], qz = rb * B[5] - ra * A[5];
+    const D u1 = S::mulAdd(t1x, dvx, S::mulAdd(t1y, dvy, S::mulAdd(t1z, dvz,
+                 S::mulAdd(t2x, qx, S::mulAdd(t2y, qy, t2z * qz)))));
+    const D u2 = S::mulAdd(t2x, dvx, S::mulAdd(t2y, dvy, S::mulAdd(t2z, dvz,
+                 S::mulSub(t1x, qx, S::mulSub(t1y, qy, -(t1z * qz))))));
+    const D keep = S::load(c.frictionKeep + lane), gain = S::load(c.frictionGain + lane);
+    const D lambda1 = S::load(c.tangent1 + lane), lambda2 = S::load(c.tangent2 + lane);
+    D l1 = S::mulSub(gain, u1, S::mulAdd(keep, lambda1, S::load(c.frictionTarget1 + lane)));
+    D l2 = S::mulSub(gain, u2, S::mulAdd(keep, lambda2, S::load(c.frictionTarget2 + lane)));
+    const D limit = S::load(c.frictionLimit + lane) * normal;
+    if constexpr (kCone) {
+        const D m2 = S::mulAdd(l1, l1, l2 * l2);
+        const D f = S::selectGreater(m2, limit * limit, limit / S::sqrt(m2), S::splat(1.0));
+        l1 = l1 * f;
+        l2 = l2 * f;
+    } else {
+        l1 = S::max(S::min(l1, limit), S::zero() - limit);
+        l2 = S::max(S::min(l2, limit), S::zero() - limit);
+    }
+    S::store(c.tangent1 + lane, l1);
+    S::store(c.tangent2 + lane, l2);
+    const D d1 = l1 - lambda1, d2 = l2 - lambda2;
+    {
+        const D px = S::mulAdd(d1, t1x, d2 * t2x), py = S::mulAdd(d1, t1y, d2 * t2y),
+                pz = S::mulAdd(d1, t1z, d2 * t2z);
+        A[0] = S::mulSub(A[6], px, A[0]);
+        A[1] = S::mulSub(A[6], py, A[1]);
+        A[2] = S::mulSub(A[6], pz, A[2]);
+        B[0] = S::mulAdd(B[6], px, B[0]);
+        B[1] = S::mulAdd(B[6], py, B[1]);
+        B[2] = S::mulAdd(B[6], pz, B[2]);
+        // Δω_A = −(1/I_A) r_A (d1 t2 − d2 t1), Δω_B = +(1/I_B) r_B (d1 t2 − d2 t1).
+        const D mx = S::mulSub(d2, t1x, d1 * t2x), my = S::mulSub(d2, t1y, d1 * t2y),
+                mz = S::mulSub(d2, t1z, d1 * t2z);
+        const D ka = A[7] * ra, kb = B[7] * rb;
+        A[3] = S::mulSub(ka, mx, A[3]);
+        A[4] = S::mulSub(ka, my, A[4]);
+        A[5] = S::mulSub(ka, mz, A[5]);
+        B[3] = S::mulAdd(kb, mx, B[3]);
+        B[4] = S::mulAdd(kb, my, B[4]);
+        B[5] = S::mulAdd(kb, mz, B[5]);
+    }
+    if constexpr (kMeasure) {
+        const D rn = S::abs(dn) * S::load(c.normalD + lane);
+        const D dt = S::load(c.frictionD + lane);
+        const D r1 = S::abs(d1) * dt, r2 = S::abs(d2) * dt;
+        res->all += S::sum(rn + (r1 + r2));
+        res->normal += S::sum(rn);
+        const double m = S::maxLane(S::max(rn, S::max(r1, r2)));
+        res->max = res->max > m ? res->max : m;
+    }
+
+    // Rolling (t1, t2) and twisting (n) rows on ω_B − ω_A, bound μ_r R* s λ_n.
+    if constexpr (kRolling) {
+        const D wx = B[3] - A[3], wy = B[4] - A[4], wz = B[5] - A[5];
+        const D w1 = S::mulAdd(t1x, wx, S::mulAdd(t1y, wy, t1z * wz));
+        const D w2 = S::mulAdd(t2x, wx, S::mulAdd(t2y, wy, t2z * wz));
+        const D wn = S::mulAdd(nx, wx, S::mulAdd(ny, wy, nz * wz));
+        const D rk = S::load(roll->keep + lane), rg = S::load(roll->gain + lane);
+        const D old1 = S::load(roll->impulse[0] + lane), old2 = S::load(roll->impulse[1] + lane),
+                old3 = S::load(roll->impulse[2] + lane);
+        D r1 = S::mulSub(rg, w1, S::mulAdd(rk, old1, S::load(roll->target[0] + lane)));
+        D r2 = S::mulSub(rg, w2, S::mulAdd(rk, old2, S::load(roll->target[1] + lane)));
+        D r3 = S::mulSub(rg, wn, S::mulAdd(rk, old3, S::load(roll->target[2] + lane)));
+        const D rl = S::load(roll->limit + lane) * normal;
+        if constexpr (kCone) {
+            const D m2 = S::mulAdd(r1, r1, r2 * r2);
+            const D f = S::selectGreater(m2, rl * rl, rl / S::sqrt(m2), S::splat(1.0));
+            r1 = r1 * f;
+            r2 = r2 * f;
+        } else {
+            r1 = S::max(S::min(r1, rl), S::zero() - rl);
+            r2 = S::max(S::min(r2, rl), S::zero() - rl);
+        }
+        r3 = S::max(S::min(r3, rl), S::zero() - rl);
+        S::store(roll->impulse[0] + lane, r1);
+        S::store(roll->impulse[1] + lane, r2);
+        S::store(roll->impulse[2] + lane, r3);
+        const D e1 = r1 - old1, e2 = r2 - old2, e3 = r3 - old3;
+        const D Lx = S::mulAdd(e1, t1x, S::mulAdd(e2, t2x, e3 * nx));
+        const D Ly = S::mulAdd(e1, t1y, S::mulAdd(e2, t2y, e3 * ny));
+        const D Lz = S::mulAdd(e1, t1z, S::mulAdd(e2, t2z, e3 * nz));
+        A[3] = S::mulSub(A[7], Lx, A[3]);
+        A[4] = S::mulSub(A[7], Ly, A[4]);
+        A[5] = S::mulSub(A[7], Lz, A[5]);
+        B[3] = S::mulAdd(B[7], Lx, B[3]);
+        B[4] = S::mulAdd(B[7], Ly, B[4]);
+        B[5] = S::mulAdd(B[7], Lz, B[5]);
+        if constexpr (kMeasure) {
+            const D dr = S::load(roll->d + lane);
+            const D a1 = S::abs(e1) * dr, a2 = S::abs(e2) * dr, a3 = S::abs(e3) * dr;
+            res->all += S::sum(a1 + (a2 + a3));
+            const double m = S::maxLane(S::max(a1, S::max(a2, a3)));
+            res->max = res->max > m ? res->max : m;
+        }
+    }
+
+    double* outA[S::kWidth];
+    double* outB[S::kWidth];
+    for (int l = 0; l < S::kWidth; ++l) {
+        outA[l] = const_cast<double*>(bodyA[l]);
+        outB[l] = const_cast<double*>(bodyB[l]);
+    }
+    S::storeBodies(outA, writeA, A);
+    S::storeBodies(outB, writeB, B);
+}
+
+template <class S, bool kCone, bool kMeasure>
+void sweepRange(const BlockSweep& s) {
+    for (int k = s.begin; k < s.end; ++k) {
+        ContactBlock& c = s.blocks[k];
+        // The bodies of the next block are scattered in memory: ask for them one block ahead.
+        if (k + 1 < s.end) {
+            const ContactBlock& next = s.blocks[k + 1];
+            for (int l = 0; l < kBlockLanes; ++l) {
+                const int a = next.bodyA[l], b = next.bodyB[l];
+                __builtin_prefetch(s.bodies + kBodyStride * (a >= 0 ? a : -a - 1), 1);
+                __builtin_prefetch(s.bodies + kBodyStride * (b >= 0 ? b : -b - 1), 1);
+            }
+        }
+        BlockResidual* res = kMeasure ? s.residual + k : nullptr;
+        if constexpr (kMeasure) *res = BlockResidual{};
+        const bool rolling = s.rolling && s.hasRolling[k];
+        for (int lane = 0; lane < kBlockLanes; lane += S::kWidth) {
+            if (rolling)
+                sweepLanes<S, kCone, kMeasure, true>(c, s.rolling + k, lane, s.bodies, res);
+            else
+                sweepLanes<S, kCone, kMeasure, false>(c, nullptr, lane, s.bodies, res);
+        }
+    }
+}
+
+template <class S, bool kCone>
+void sweepBlocks(const BlockSweep& s) {
+    if (s.residual)
+        sweepRange<S, kCone, true>(s);
+    else
+        sweepRange<S, kCone, false>(s);
+}
+
+}  // namespace ndem::simd

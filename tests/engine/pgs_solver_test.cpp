@@ -1,0 +1,178 @@
+// The PGS kernel on real rows: the SIMD block kernels against the general rows and against
+// each other, thread counts, warm solutions and the rows that must stay general.
+#include "bench_scenes.hpp"
+#include "core/cpu_features.hpp"
+#include "solve/contact_rows.hpp"
+#include "solve/pgs_solver.hpp"
+#include "test_util.hpp"
+
+#include <cmath>
+
+namespace ndem {
+namespace {
+
+/// The continuous problem of a settled bed's next step: rows and bodies as World builds them.
+struct Problem {
+    std::vector<SolverContact> rows;
+    std::vector<SolverBody> bodies;
+};
+
+Problem settledBedProblem(double rollingResistance = 0.0, int particles = 400) {
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 40;
+    s.warmStart = true;
+    Material grain = scenes::servinGrain();
+    grain.rollingResistance = rollingResistance;
+    World world = test::makeWorld(scenes::bed(particles, 0.01, grain, s, 3));
+    test::runUntil(world, 0.6);
+    Problem p;
+    const ParticleStore& ps = world.particles();
+    p.bodies.resize(ps.size() + 1);
+    for (size_t i = 0; i < ps.size(); ++i) {
+        p.bodies[i].v = ps.velocity[i] + s.timeStep * s.gravity;
+        p.bodies[i].w = ps.angularVelocity[i];
+        p.bodies[i].invMass = ps.invMass[i];
+        p.bodies[i].setIsotropicInvInertia(ps.invInertia[i]);
+    }
+    buildContinuousRows(world.contacts(), world.materials(), world.contactHistory(), p.bodies, s,
+                        9.81, p.rows);
+    return p;
+}
+
+struct Solved {
+    Problem problem;
+    PgsResult result;
+    PgsLayout layout;
+};
+
+Solved solve(Problem p, int iterations, SimdLevel simd, int threads = 1, bool blocks = true,
+             FrictionModel friction = FrictionModel::Cone) {
+    PgsOptions o;
+    o.iterations = iterations;
+    o.simd = simd;
+    o.threads = threads;
+    o.blocks = blocks;
+    o.friction = friction;
+    PgsSolver solver;
+    Solved out;
+    out.result = solver.solve(p.rows, p.bodies, o);
+    out.layout = solver.layout();
+    out.problem = std::move(p);
+    return out;
+}
+
+/// Largest difference of any multiplier or velocity component, relative to the largest value.
+double maxRelativeDifference(const Problem& a, const Problem& b) {
+    double diff = 0.0, scale = 1e-300;
+    for (size_t i = 0; i < a.rows.size(); ++i)
+        for (int j = 0; j < 6; ++j) {
+            diff = std::max(diff, std::abs(a.rows[i].lambda[j] - b.rows[i].lambda[j]));
+            scale = std::max(scale, std::abs(a.rows[i].lambda[j]));
+        }
+    double vdiff = 0.0, vscale = 1e-300;
+    for (size_t i = 0; i < a.bodies.size(); ++i) {
+        vdiff = std::max({vdiff, (a.bodies[i].v - b.bodies[i].v).cwiseAbs().maxCoeff(),
+                          (a.bodies[i].w - b.bodies[i].w).cwiseAbs().maxCoeff()});
+        vscale = std::max({vscale, a.bodies[i].v.cwiseAbs().maxCoeff(),
+                           a.bodies[i].w.cwiseAbs().maxCoeff()});
+    }
+    return std::max(diff / scale, vdiff / vscale);
+}
+
+TEST(PgsKernel, ScalarBlocksEqualTheGeneralRowsInTheSameOrder) {
+    // The block kernel's reduced sphere rows (r × n = 0, D_t1 = D_t2, angular parts as
+    // scalars) against the general rows with their full Jacobians, same sweep order: equal
+    // up to round-off, with and without rolling resistance, cone and box.
+    for (double rolling : {0.0, 0.1}) {
+        const Problem p = settledBedProblem(rolling);
+        ASSERT_GT(p.rows.size(), 500u);
+        for (FrictionModel f : {FrictionModel::Cone, FrictionModel::Box}) {
+            const Solved blocks = solve(p, 30, SimdLevel::Scalar, 1, true, f);
+            const Solved general = solve(p, 30, SimdLevel::Scalar, 1, false, f);
+            EXPECT_EQ(blocks.layout.generalRows, 0);
+            EXPECT_EQ(general.layout.blocks, 0);
+            EXPECT_LT(maxRelativeDifference(blocks.problem, general.problem), 1e-10)
+                << "rolling " << rolling << ", friction " << int(f);
+            EXPECT_NEAR(blocks.result.residual, general.result.residual,
+                        1e-8 * general.result.residual);
+        }
+    }
+}
+
+TEST(PgsKernel, SimdKernelsAgreeWithTheScalarOne) {
+    const Problem p = settledBedProblem(0.1);
+    const Solved scalar = solve(p, 50, SimdLevel::Scalar);
+    EXPECT_STREQ(scalar.layout.kernel, "scalar");
+    int tested = 0;
+    for (SimdLevel level : {SimdLevel::Avx2, SimdLevel::Avx512}) {
+        if (!cpuSupports(level)) continue;
+        const Solved simd = solve(p, 50, level);
+        EXPECT_STREQ(simd.layout.kernel, kSimdLevelNames[int(level)]);
+        // Fused multiply-adds round differently; nothing else may differ.
+        EXPECT_LT(maxRelativeDifference(scalar.problem, simd.problem), 1e-9) << simd.layout.kernel;
+        ++tested;
+    }
+    if (tested == 0) GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512";
+}
+
+TEST(PgsKernel, ResultDoesNotDependOnTheThreadCount) {
+    const Problem p = settledBedProblem(0.1, 1500);
+    const Solved one = solve(p, 40, SimdLevel::Auto, 1);
+    for (int threads : {2, 3}) {
+        const Solved many = solve(p, 40, SimdLevel::Auto, threads);
+        ASSERT_GT(many.layout.sharedColours, 0) << "the bed must have colours to share";
+        for (size_t i = 0; i < p.rows.size(); ++i)
+            for (int j = 0; j < 6; ++j)
+                ASSERT_EQ(one.problem.rows[i].lambda[j], many.problem.rows[i].lambda[j]);
+        for (size_t i = 0; i < p.bodies.size(); ++i) {
+            ASSERT_EQ(one.problem.bodies[i].v, many.problem.bodies[i].v);
+            ASSERT_EQ(one.problem.bodies[i].w, many.problem.bodies[i].w);
+        }
+        EXPECT_EQ(one.result.residual, many.result.residual);
+    }
+}
+
+TEST(PgsKernel, ConvergedSolutionNeedsNoFurtherCorrection) {
+    // MuJoCo's WarmstartZeroIterations idea: solve far, then solve the same problem again
+    // from the solution (multipliers, and velocities = start + M⁻¹ Gᵀ λ as the warm start
+    // applies them) — the first sweep finds only what the last sweep of the long solve did.
+    Problem p = settledBedProblem();
+    const Problem cold = p;
+    PgsOptions o;
+    o.iterations = 1;
+    PgsSolver solver;
+    Problem once = p;
+    const PgsResult first = solver.solve(once.rows, once.bodies, o);
+    o.iterations = 3000;
+    const PgsResult converged = solver.solve(p.rows, p.bodies, o);
+    ASSERT_LT(converged.residual, 1e-3 * first.residual);
+    std::vector<SolverBody> warm = cold.bodies;
+    applyRowImpulses(p.rows, warm);
+    o.iterations = 1;
+    const PgsResult again = solver.solve(p.rows, warm, o);
+    EXPECT_LT(again.residual, 2.0 * converged.residual);
+    EXPECT_LT(again.maxResidual, 2.0 * converged.maxResidual + 1e-12);
+}
+
+TEST(PgsKernel, RowsOfAnisotropicBodiesOrOffCentreLeversStayGeneral) {
+    Problem p = settledBedProblem();
+    const size_t rows = p.rows.size();
+    // Body 0 becomes anisotropic (an aggregate's inertia); one contact of body 1 gets a lever
+    // off the normal (a member of an aggregate).
+    p.bodies[0].invInertia[3] = 0.1 * p.bodies[0].invInertia[0];
+    size_t offCentre = rows;
+    for (size_t i = 0; i < rows && offCentre == rows; ++i)
+        if (p.rows[i].a != 0 && p.rows[i].b != 0) offCentre = i;
+    ASSERT_LT(offCentre, rows);
+    SolverContact& r = p.rows[offCentre];
+    r.angularA[0] = Vec3(0.0, 0.0, 1e-3).cross(r.n) + r.angularA[0];
+    int touchingBody0 = 0;
+    for (const SolverContact& c : p.rows) touchingBody0 += (c.a == 0 || c.b == 0);
+    const Solved s = solve(p, 10, SimdLevel::Auto);
+    EXPECT_EQ(s.layout.generalRows, touchingBody0 + 1);
+    EXPECT_EQ(s.layout.blockRows + s.layout.generalRows, static_cast<int>(rows));
+}
+
+}  // namespace
+}  // namespace ndem
