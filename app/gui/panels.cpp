@@ -73,7 +73,7 @@ void simulationPanel(Session& session, const Snapshot& s, PanelState& state, dou
         loop.setStepsPerFrame(state.stepsPerFrame);
 
     StepSettings edit = s.settings;
-    SettingWidgets widgets{{"mode", "timeStep", "contact.law", "gravity"}, &state.itemRects};
+    SettingWidgets widgets{{"mode", "timeStep", "contact.law", "gravity", "threads"}, &state.itemRects};
     visitSettings(edit, widgets);
     if (widgets.changed) refuseOrApply(state, session.applySettings(edit), now);
 

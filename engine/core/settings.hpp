@@ -15,6 +15,9 @@ enum class StepMode : int { Smooth, SemiSmooth, Nonsmooth };
 enum class ContactLaw : int { Hertz, Linear };
 enum class FrictionModel : int { Cone, Box };
 enum class WarmStartMethod : int { History, Model };
+/// The iteration over the contact rows: projected Gauss–Seidel, or its nonsmooth nonlinear
+/// conjugate-gradient acceleration (Silcowitz, Niebe & Erleben 2010).
+enum class SolverMethod : int { Pgs, Nncg };
 /// Instruction set of the PGS block kernel (solve/pgs_kernel.hpp). Auto: the widest this CPU runs.
 enum class SimdLevel : int { Auto, Scalar, Avx2, Avx512 };
 
@@ -23,6 +26,7 @@ inline constexpr std::array<const char*, 2> kContactLawNames{"hertz", "linear"};
 inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
+inline constexpr std::array<const char*, 2> kSolverMethodNames{"pgs", "nncg"};
 
 struct StepSettings {
     StepMode mode = StepMode::SemiSmooth;
@@ -36,6 +40,7 @@ struct StepSettings {
     double referenceOverlap = 0.01;    ///< δ_ref/d for linearised stiffness and the smooth-DEM
                                        ///< stability limit (–)
 
+    SolverMethod method = SolverMethod::Pgs;  ///< iteration over the rows
     int iterations = 100;              ///< N_it, PGS sweeps per step
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
     FrictionModel frictionModel = FrictionModel::Cone;
@@ -143,6 +148,10 @@ void visitSettings(S& s, V&& v) {
                   "stability limit",
                   0.0, 1.0, true},
       s.referenceOverlap);
+    v(SettingInfo{"solver.method", "",
+                  "pgs | nncg: projected Gauss-Seidel, or its nonsmooth nonlinear conjugate "
+                  "gradient acceleration (one sweep per iteration)"},
+      s.method, kSolverMethodNames);
     v(SettingInfo{"solver.iterations", "", "PGS sweeps per step N_it", 1.0, 1e6}, s.iterations);
     v(SettingInfo{"solver.tolerance", "m/s", "stop when the mean residual is below (0 = off)", 0.0},
       s.tolerance);

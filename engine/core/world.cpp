@@ -210,7 +210,7 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
         m_pgs.solve(m_rows, m_bodies,
                     pgsOptions(m_settings.iterations, m_settings.tolerance,
                                m_recordResidual ? &m_residualHistory : nullptr));
-    storeContinuousImpulses(m_rows, m_contacts);
+    storeContinuousImpulses(m_rows, m_contacts, resolveThreads(m_settings.threads));
     if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit) carryInternalImpulses(map);
     stats.iterations = r.iterations;
     stats.residual = r.residual;
@@ -375,8 +375,9 @@ void World::solveImpacts(StepStats& stats) {
     m_impactRegion.mark(m_contacts, m_particles.size(), m_settings.impactDepth);
     buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows,
                     m_reduction.aggregateCount() > 0 ? m_reduction.map() : BodyMap{});
-    const PgsResult r =
-        m_impactPgs.solve(m_impactRows, m_bodies, pgsOptions(m_settings.impactIterations));
+    PgsOptions options = pgsOptions(m_settings.impactIterations);
+    options.method = SolverMethod::Pgs;  // hard rows, a few sweeps: nothing to accelerate
+    const PgsResult r = m_impactPgs.solve(m_impactRows, m_bodies, options);
     stats.impactIterations += r.iterations;
     storeImpactImpulses(m_impactRows, m_contacts);
 }
@@ -459,6 +460,7 @@ PgsOptions World::pgsOptions(int iterations, double tolerance,
     o.residualHistory = residualHistory;
     o.threads = resolveThreads(m_settings.threads);
     o.simd = m_settings.simd;
+    o.method = m_settings.method;
     return o;
 }
 

@@ -47,9 +47,18 @@ struct alignas(64) RollingBlock {
 };
 static_assert(sizeof(RollingBlock) == 10 * 64, "RollingBlock: 10 cache lines");
 
+/// One value per row of each lane of a block (normal, t1, t2, rolling t1, t2, twist n): the
+/// multiplier vectors of the accelerated iterations (NNCG's direction and last update).
+/// 384 bytes.
+struct alignas(64) BlockVector {
+    double row[6][kBlockLanes];
+};
+static_assert(sizeof(BlockVector) == 6 * 64, "BlockVector: 6 cache lines");
+
 /// The residual sums of one block in one measured sweep (see PgsResult).
 struct BlockResidual {
     double all = 0.0, normal = 0.0, max = 0.0;
+    double squares = 0.0;  ///< Σ (D_j Δλ_j)², for NNCG's β
 };
 
 /// A range of blocks of one colour, swept by one thread.
@@ -59,6 +68,14 @@ struct BlockSweep {
     const std::uint8_t* hasRolling = nullptr;  ///< per block: any lane with rolling rows
     double* bodies = nullptr;              ///< SolverBody records (stride kBodyStride doubles)
     BlockResidual* residual = nullptr;     ///< per block, or null: do not measure
+    const BlockVector* impulse = nullptr;  ///< per block: impulses to apply (applyImpulses)
+    /// NNCG (Silcowitz, Niebe & Erleben 2010), with the momentum split as in the authors'
+    /// jinngine: the bodies already hold β M⁻¹Jᵀ p; here each row first takes λ += β p_j and
+    /// p_j ← β p_j + Δλ_j(last sweep), then its PGS update, whose Δλ_j it keeps in `last`.
+    /// Null: plain PGS. Needs `residual`.
+    BlockVector* direction = nullptr;
+    BlockVector* last = nullptr;
+    double beta = 0.0;
     int begin = 0, end = 0;                ///< block range
 };
 

@@ -20,6 +20,30 @@ struct NormalLaw {
     double tangentStiffness(double overlap) const {
         return exponent > 1.0 ? 1.5 * stiffness * std::sqrt(std::max(overlap, 0.0)) : stiffness;
     }
+    // Powers of the overlap δ ≥ 0 the laws need. The two exponents in use, e_H = 5/4 and 1,
+    // take square roots instead of pow (a third of the row building's time went to pow).
+    bool hertz() const { return exponent == 1.25; }
+    /// δ^{2e_H−1}: the force is k times this.
+    double forcePower(double overlap) const {
+        if (hertz()) return overlap * std::sqrt(overlap);
+        return exponent == 1.0 ? overlap : std::pow(overlap, 2.0 * exponent - 1.0);
+    }
+    /// δ^{2e_H−2}: the viscous force is k c δ̇ times this.
+    double dampingPower(double overlap) const {
+        if (hertz()) return std::sqrt(overlap);
+        return exponent == 1.0 ? 1.0 : std::pow(overlap, 2.0 * exponent - 2.0);
+    }
+    /// δ^{e_H−1}: the Hertz row's scale is e_H times this.
+    double scalePower(double overlap) const {
+        if (hertz()) return std::sqrt(std::sqrt(overlap));
+        return exponent == 1.0 ? 1.0 : std::pow(overlap, exponent - 1.0);
+    }
+    /// The overlap δ whose scale is s = e_H δ^{e_H−1} (e_H > 1).
+    double overlapOfScale(double scale) const {
+        const double x = scale / exponent;
+        if (hertz()) return (x * x) * (x * x);
+        return std::pow(x, 1.0 / (exponent - 1.0));
+    }
 };
 
 /// The law for a contact with effective diameter dStar and characteristic diameter d (m).
@@ -80,8 +104,8 @@ inline HertzRow hertzRow(const NormalLaw& law, double overlap, double diameter, 
         return row;
     }
     const double slopeAt = std::max({overlap, reach, 1e-12 * diameter});
-    row.scale = law.exponent * std::pow(slopeAt, law.exponent - 1.0);
-    row.deltaBar = law.exponent * std::pow(overlap, 2.0 * law.exponent - 1.0) / row.scale;
+    row.scale = law.exponent * law.scalePower(slopeAt);
+    row.deltaBar = law.exponent * law.forcePower(overlap) / row.scale;
     return row;
 }
 

@@ -1,5 +1,6 @@
 #include "solve/contact_rows.hpp"
 
+#include "core/parallel.hpp"
 #include "solve/contact_law.hpp"
 
 #include <cmath>
@@ -10,6 +11,12 @@ namespace {
 
 /// Fraction of last step's Hertz linearisation overlap a contact keeps (see buildContinuousRows).
 constexpr double kReachMemory = 0.5;
+
+/// Row index of each contact while rows are built (one buffer per thread that builds rows).
+std::vector<std::int32_t>& rowIndexScratch() {
+    thread_local std::vector<std::int32_t> scratch;
+    return scratch;
+}
 
 /// The body every wall contact uses as B: last entry of the solver body array, zero velocity
 /// and zero inverse mass. The wall's own velocity enters through the row bias instead.
@@ -95,24 +102,29 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
                          const ContactHistory& history, std::span<const SolverBody> bodies,
                          const StepSettings& s, double accelerationScale,
                          std::vector<SolverContact>& rows, const BodyMap& map) {
-    rows.clear();
     const double h = s.timeStep;
     const bool hard = s.mode == StepMode::Nonsmooth;
     const ContactLaw lawKind = hard ? ContactLaw::Linear : s.contactLaw;
     const double sigmaT = hard ? 0.0 : s.frictionCompliance / h;
     const double sigmaR = hard ? 0.0 : s.rollingCompliance / h;
-    for (size_t i = 0; i < c.size(); ++i) {
-        if (map.internal(c, i)) continue;
+    // One row per contact between two bodies (none inside an aggregate): the row index of
+    // each contact first, then the rows side by side on every thread.
+    std::vector<std::int32_t>& rowOf = rowIndexScratch();
+    rowOf.resize(c.size());
+    std::int32_t count = 0;
+    for (size_t i = 0; i < c.size(); ++i) rowOf[i] = map.internal(c, i) ? -1 : count++;
+    rows.resize(count);
+
+    auto build = [&](size_t i, SolverContact& r) {
         const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
         const double rollingLimit = m.rollingResistance * 0.5 * c.effectiveDiameter[i];
         if (!(c.flags[i] & kTouching)) {
             // A gap that the solve itself may close (bodies pushed together within the step):
             // a hard row lets it close and overlap by at most δ_ref·d, G_n v ≥ (δ − δ_ref d)/h.
             // It never binds as h → 0, so the smooth limit is untouched.
-            SolverContact& r = rows.emplace_back();
             initRow(r, c, i, bodies, map, 1.0, 0.0, sigmaT, sigmaR, m.friction, rollingLimit);
             r.bias[0] += (c.overlap[i] - s.referenceOverlap * c.diameter[i]) / h;
-            continue;
+            return;
         }
         const NormalLaw law =
             normalLaw(m, lawKind, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
@@ -126,19 +138,20 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
         double reach = h * std::max(0.0, -separating);
         const double lastScale = c.memory[i] >= 0 ? history[c.memory[i]].hertzScale : 0.0;
         if (lastScale > 0.0 && law.exponent > 1.0)
-            reach = std::max(reach, kReachMemory * std::pow(lastScale / law.exponent,
-                                                            1.0 / (law.exponent - 1.0)));
+            reach = std::max(reach, kReachMemory * law.overlapOfScale(lastScale));
         else
             reach += accelerationScale * h * h;
         reach = std::min(reach, std::max(s.referenceOverlap * c.diameter[i], c.overlap[i]));
         const HertzRow hertz =
             hertzRow(law, std::max(c.overlap[i], 0.0), c.diameter[i], reach);
-
-        SolverContact& r = rows.emplace_back();
         initRow(r, c, i, bodies, map, hertz.scale, spook.sigma, sigmaT, sigmaR, m.friction,
                 rollingLimit);
         r.bias[0] += 4.0 / h * spook.upsilon * hertz.deltaBar + spook.upsilon * hertz.scale * separating;
-    }
+    };
+    parallelFor(static_cast<int>(c.size()), resolveThreads(s.threads), [&](int begin, int end) {
+        for (int i = begin; i < end; ++i)
+            if (rowOf[i] >= 0) build(i, rows[rowOf[i]]);
+    });
 }
 
 void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
@@ -160,14 +173,17 @@ void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
     }
 }
 
-void storeContinuousImpulses(std::span<const SolverContact> rows, ContactSet& c) {
-    for (const SolverContact& r : rows) {
-        const size_t i = r.contact;
-        c.normalImpulse[i] = r.scale * r.lambda[0];
-        c.frictionImpulse[i] = r.lambda[1] * r.t1 + r.lambda[2] * r.t2;
-        c.rollingImpulse[i] = r.lambda[3] * r.t1 + r.lambda[4] * r.t2 + r.lambda[5] * r.n;
-        c.hertzScale[i] = r.scale;
-    }
+void storeContinuousImpulses(std::span<const SolverContact> rows, ContactSet& c, int threads) {
+    parallelFor(static_cast<int>(rows.size()), threads, [&](int begin, int end) {
+        for (int k = begin; k < end; ++k) {
+            const SolverContact& r = rows[k];
+            const size_t i = r.contact;
+            c.normalImpulse[i] = r.scale * r.lambda[0];
+            c.frictionImpulse[i] = r.lambda[1] * r.t1 + r.lambda[2] * r.t2;
+            c.rollingImpulse[i] = r.lambda[3] * r.t1 + r.lambda[4] * r.t2 + r.lambda[5] * r.n;
+            c.hertzScale[i] = r.scale;
+        }
+    });
 }
 
 void storeImpactImpulses(std::span<const SolverContact> rows, ContactSet& c) {

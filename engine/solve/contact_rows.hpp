@@ -19,7 +19,8 @@ namespace ndem {
 Vec3 relativeContactVelocity(const ContactSet& c, size_t i, std::span<const SolverBody> bodies,
                              const BodyMap& map = {});
 
-/// Rows of the continuous stage (SPOOK), one per touching contact (none inside an aggregate). Velocities in `bodies` are
+/// Rows of the continuous stage (SPOOK), one per detected contact (none inside an aggregate),
+/// in contact order, built on settings.threads threads. Velocities in `bodies` are
 /// v⁺ after the impact stage: they enter q_n = (4/h) Υ δ̄ + Υ Ḡ_n v⁺. accelerationScale
 /// (m/s², usually |g|) sizes the overlap a contact can build within one step (see hertzRow).
 void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
@@ -34,7 +35,7 @@ void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
                      std::vector<SolverContact>& rows, const BodyMap& map = {});
 
 /// Writes λ of the continuous rows back as physical impulses on body B.
-void storeContinuousImpulses(std::span<const SolverContact> rows, ContactSet& c);
+void storeContinuousImpulses(std::span<const SolverContact> rows, ContactSet& c, int threads = 1);
 /// Writes the normal impulse of the impact rows back.
 void storeImpactImpulses(std::span<const SolverContact> rows, ContactSet& c);
 

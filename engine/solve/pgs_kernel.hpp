@@ -16,6 +16,8 @@ struct PgsKernel {
     const char* name = "scalar";
     BlockSweepFunction cone = nullptr;
     BlockSweepFunction box = nullptr;
+    /// v += M⁻¹ Jᵀ Δλ for the impulses Δλ in sweep.impulse (no projection, λ unchanged).
+    BlockSweepFunction applyImpulses = nullptr;
 };
 
 /// The kernel for `level` (Auto: the widest the CPU runs, see cpuSupports). An unsupported

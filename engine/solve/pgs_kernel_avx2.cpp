@@ -11,7 +11,8 @@ namespace {
 // Constant-initialised: no code of this file runs before the CPU check.
 constexpr PgsKernel kKernel{simd::Avx2Ops::kName,
                                   &simd::sweepBlocks<simd::Avx2Ops, true>,
-                                  &simd::sweepBlocks<simd::Avx2Ops, false>};
+                                  &simd::sweepBlocks<simd::Avx2Ops, false>,
+                                  &simd::applyBlocks<simd::Avx2Ops>};
 }  // namespace
 
 const PgsKernel* avx2PgsKernel() { return &kKernel; }

@@ -11,7 +11,8 @@ namespace {
 // Constant-initialised: no code of this file runs before the CPU check.
 constexpr PgsKernel kKernel{simd::Avx512Ops::kName,
                                   &simd::sweepBlocks<simd::Avx512Ops, true>,
-                                  &simd::sweepBlocks<simd::Avx512Ops, false>};
+                                  &simd::sweepBlocks<simd::Avx512Ops, false>,
+                                  &simd::applyBlocks<simd::Avx512Ops>};
 }  // namespace
 
 const PgsKernel* avx512PgsKernel() { return &kKernel; }

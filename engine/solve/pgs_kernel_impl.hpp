@@ -11,10 +11,21 @@ namespace ndem::simd {
 /// Sweeps lanes [lane, lane + S::kWidth) of one block: normal row, friction pair and (if
 /// kRolling) the rolling/twisting rows, each as in the general kernel (pgs_solver.cpp), for
 /// the sphere case. Body fields: 0–2 v, 3–5 ω, 6 1/m, 7 1/I.
-template <class S, bool kCone, bool kMeasure, bool kRolling>
+/// NNCG's lazy momentum of one row (see BlockSweep::direction): λ + β p, and p ← β p + last.
+template <class S>
+inline typename S::D momentum(typename S::D lambda, double* direction, const double* last,
+                              typename S::D beta) {
+    const typename S::D alpha = beta * S::load(direction);
+    S::store(direction, alpha + S::load(last));
+    return lambda + alpha;
+}
+
+template <class S, bool kCone, bool kMeasure, bool kRolling, bool kMomentum>
 inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bodies,
-                       BlockResidual* res) {
+                       BlockResidual* res, BlockVector* dir, BlockVector* last, double betaValue) {
     using D = typename S::D;
+    const D beta = S::splat(betaValue);
+    (void)beta;
     const double* bodyA[S::kWidth];
     const double* bodyB[S::kWidth];
     bool writeA[S::kWidth], writeB[S::kWidth];
@@ -33,11 +44,13 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
 
     // Normal row (servin-2014 Eq. 29): u = n·(v_B − v_A), no angular part for spheres.
     const D un = S::mulAdd(nx, B[0] - A[0], S::mulAdd(ny, B[1] - A[1], nz * (B[2] - A[2])));
-    const D lambda0 = S::load(c.normal + lane);
+    D lambda0 = S::load(c.normal + lane);
+    if constexpr (kMomentum) lambda0 = momentum<S>(lambda0, dir->row[0] + lane, last->row[0] + lane, beta);
     const D target0 = S::mulAdd(S::load(c.normalKeep + lane), lambda0, S::load(c.normalTarget + lane));
     const D normal = S::max(S::zero(), S::mulSub(S::load(c.normalGain + lane), un, target0));
     S::store(c.normal + lane, normal);
     const D dn = normal - lambda0;
+    if constexpr (kMomentum) S::store(last->row[0] + lane, dn);
     {
         const D p = dn * S::load(c.scale + lane);
         const D pa = A[6] * p, pb = B[6] * p;
@@ -61,7 +74,11 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
     const D u2 = S::mulAdd(t2x, dvx, S::mulAdd(t2y, dvy, S::mulAdd(t2z, dvz,
                  S::mulSub(t1x, qx, S::mulSub(t1y, qy, -(t1z * qz))))));
     const D keep = S::load(c.frictionKeep + lane), gain = S::load(c.frictionGain + lane);
-    const D lambda1 = S::load(c.tangent1 + lane), lambda2 = S::load(c.tangent2 + lane);
+    D lambda1 = S::load(c.tangent1 + lane), lambda2 = S::load(c.tangent2 + lane);
+    if constexpr (kMomentum) {
+        lambda1 = momentum<S>(lambda1, dir->row[1] + lane, last->row[1] + lane, beta);
+        lambda2 = momentum<S>(lambda2, dir->row[2] + lane, last->row[2] + lane, beta);
+    }
     D l1 = S::mulSub(gain, u1, S::mulAdd(keep, lambda1, S::load(c.frictionTarget1 + lane)));
     D l2 = S::mulSub(gain, u2, S::mulAdd(keep, lambda2, S::load(c.frictionTarget2 + lane)));
     const D limit = S::load(c.frictionLimit + lane) * normal;
@@ -77,6 +94,10 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
     S::store(c.tangent1 + lane, l1);
     S::store(c.tangent2 + lane, l2);
     const D d1 = l1 - lambda1, d2 = l2 - lambda2;
+    if constexpr (kMomentum) {
+        S::store(last->row[1] + lane, d1);
+        S::store(last->row[2] + lane, d2);
+    }
     {
         const D px = S::mulAdd(d1, t1x, d2 * t2x), py = S::mulAdd(d1, t1y, d2 * t2y),
                 pz = S::mulAdd(d1, t1z, d2 * t2z);
@@ -105,6 +126,7 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
         res->normal += S::sum(rn);
         const double m = S::maxLane(S::max(rn, S::max(r1, r2)));
         res->max = res->max > m ? res->max : m;
+        if constexpr (kMomentum) res->squares += S::sum(S::mulAdd(rn, rn, S::mulAdd(r1, r1, r2 * r2)));
     }
 
     // Rolling (t1, t2) and twisting (n) rows on ω_B − ω_A, bound μ_r R* s λ_n.
@@ -114,8 +136,13 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
         const D w2 = S::mulAdd(t2x, wx, S::mulAdd(t2y, wy, t2z * wz));
         const D wn = S::mulAdd(nx, wx, S::mulAdd(ny, wy, nz * wz));
         const D rk = S::load(roll->keep + lane), rg = S::load(roll->gain + lane);
-        const D old1 = S::load(roll->impulse[0] + lane), old2 = S::load(roll->impulse[1] + lane),
-                old3 = S::load(roll->impulse[2] + lane);
+        D old1 = S::load(roll->impulse[0] + lane), old2 = S::load(roll->impulse[1] + lane),
+          old3 = S::load(roll->impulse[2] + lane);
+        if constexpr (kMomentum) {
+            old1 = momentum<S>(old1, dir->row[3] + lane, last->row[3] + lane, beta);
+            old2 = momentum<S>(old2, dir->row[4] + lane, last->row[4] + lane, beta);
+            old3 = momentum<S>(old3, dir->row[5] + lane, last->row[5] + lane, beta);
+        }
         D r1 = S::mulSub(rg, w1, S::mulAdd(rk, old1, S::load(roll->target[0] + lane)));
         D r2 = S::mulSub(rg, w2, S::mulAdd(rk, old2, S::load(roll->target[1] + lane)));
         D r3 = S::mulSub(rg, wn, S::mulAdd(rk, old3, S::load(roll->target[2] + lane)));
@@ -134,6 +161,11 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
         S::store(roll->impulse[1] + lane, r2);
         S::store(roll->impulse[2] + lane, r3);
         const D e1 = r1 - old1, e2 = r2 - old2, e3 = r3 - old3;
+        if constexpr (kMomentum) {
+            S::store(last->row[3] + lane, e1);
+            S::store(last->row[4] + lane, e2);
+            S::store(last->row[5] + lane, e3);
+        }
         const D Lx = S::mulAdd(e1, t1x, S::mulAdd(e2, t2x, e3 * nx));
         const D Ly = S::mulAdd(e1, t1y, S::mulAdd(e2, t2y, e3 * ny));
         const D Lz = S::mulAdd(e1, t1z, S::mulAdd(e2, t2z, e3 * nz));
@@ -149,6 +181,8 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
             res->all += S::sum(a1 + (a2 + a3));
             const double m = S::maxLane(S::max(a1, S::max(a2, a3)));
             res->max = res->max > m ? res->max : m;
+            if constexpr (kMomentum)
+                res->squares += S::sum(S::mulAdd(a1, a1, S::mulAdd(a2, a2, a3 * a3)));
         }
     }
 
@@ -162,7 +196,84 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
     S::storeBodies(outB, writeB, B);
 }
 
-template <class S, bool kCone, bool kMeasure>
+/// v_A −= M_A⁻¹ J_Aᵀ Δλ, v_B += M_B⁻¹ J_Bᵀ Δλ for lanes [lane, lane + S::kWidth): the rows'
+/// impulse directions as in sweepLanes, without solving anything.
+template <class S, bool kRolling>
+inline void applyLanes(const ContactBlock& c, const BlockVector& d, int lane, double* bodies) {
+    using D = typename S::D;
+    const double* bodyA[S::kWidth];
+    const double* bodyB[S::kWidth];
+    bool writeA[S::kWidth], writeB[S::kWidth];
+    for (int l = 0; l < S::kWidth; ++l) {
+        const int a = c.bodyA[lane + l], b = c.bodyB[lane + l];
+        writeA[l] = a >= 0;
+        writeB[l] = b >= 0;
+        bodyA[l] = bodies + kBodyStride * (a >= 0 ? a : -a - 1);
+        bodyB[l] = bodies + kBodyStride * (b >= 0 ? b : -b - 1);
+    }
+    D A[8], B[8];
+    S::loadBodies(bodyA, A);
+    S::loadBodies(bodyB, B);
+    const D nx = S::load(c.nx + lane), ny = S::load(c.ny + lane), nz = S::load(c.nz + lane);
+    const D t1x = S::load(c.t1x + lane), t1y = S::load(c.t1y + lane), t1z = S::load(c.t1z + lane);
+    const D t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
+    const D dn = S::load(d.row[0] + lane) * S::load(c.scale + lane);
+    const D d1 = S::load(d.row[1] + lane), d2 = S::load(d.row[2] + lane);
+    const D px = S::mulAdd(dn, nx, S::mulAdd(d1, t1x, d2 * t2x));
+    const D py = S::mulAdd(dn, ny, S::mulAdd(d1, t1y, d2 * t2y));
+    const D pz = S::mulAdd(dn, nz, S::mulAdd(d1, t1z, d2 * t2z));
+    A[0] = S::mulSub(A[6], px, A[0]);
+    A[1] = S::mulSub(A[6], py, A[1]);
+    A[2] = S::mulSub(A[6], pz, A[2]);
+    B[0] = S::mulAdd(B[6], px, B[0]);
+    B[1] = S::mulAdd(B[6], py, B[1]);
+    B[2] = S::mulAdd(B[6], pz, B[2]);
+    D mx = S::mulSub(d2, t1x, d1 * t2x), my = S::mulSub(d2, t1y, d1 * t2y),
+      mz = S::mulSub(d2, t1z, d1 * t2z);
+    const D ka = A[7] * S::load(c.leverA + lane), kb = B[7] * S::load(c.leverB + lane);
+    A[3] = S::mulSub(ka, mx, A[3]);
+    A[4] = S::mulSub(ka, my, A[4]);
+    A[5] = S::mulSub(ka, mz, A[5]);
+    B[3] = S::mulAdd(kb, mx, B[3]);
+    B[4] = S::mulAdd(kb, my, B[4]);
+    B[5] = S::mulAdd(kb, mz, B[5]);
+    if constexpr (kRolling) {
+        const D e1 = S::load(d.row[3] + lane), e2 = S::load(d.row[4] + lane),
+                e3 = S::load(d.row[5] + lane);
+        const D Lx = S::mulAdd(e1, t1x, S::mulAdd(e2, t2x, e3 * nx));
+        const D Ly = S::mulAdd(e1, t1y, S::mulAdd(e2, t2y, e3 * ny));
+        const D Lz = S::mulAdd(e1, t1z, S::mulAdd(e2, t2z, e3 * nz));
+        A[3] = S::mulSub(A[7], Lx, A[3]);
+        A[4] = S::mulSub(A[7], Ly, A[4]);
+        A[5] = S::mulSub(A[7], Lz, A[5]);
+        B[3] = S::mulAdd(B[7], Lx, B[3]);
+        B[4] = S::mulAdd(B[7], Ly, B[4]);
+        B[5] = S::mulAdd(B[7], Lz, B[5]);
+    }
+    double* outA[S::kWidth];
+    double* outB[S::kWidth];
+    for (int l = 0; l < S::kWidth; ++l) {
+        outA[l] = const_cast<double*>(bodyA[l]);
+        outB[l] = const_cast<double*>(bodyB[l]);
+    }
+    S::storeBodies(outA, writeA, A);
+    S::storeBodies(outB, writeB, B);
+}
+
+template <class S>
+void applyBlocks(const BlockSweep& s) {
+    for (int k = s.begin; k < s.end; ++k) {
+        const bool rolling = s.rolling && s.hasRolling[k];
+        for (int lane = 0; lane < kBlockLanes; lane += S::kWidth) {
+            if (rolling)
+                applyLanes<S, true>(s.blocks[k], s.impulse[k], lane, s.bodies);
+            else
+                applyLanes<S, false>(s.blocks[k], s.impulse[k], lane, s.bodies);
+        }
+    }
+}
+
+template <class S, bool kCone, bool kMeasure, bool kMomentum>
 void sweepRange(const BlockSweep& s) {
     for (int k = s.begin; k < s.end; ++k) {
         ContactBlock& c = s.blocks[k];
@@ -178,21 +289,27 @@ void sweepRange(const BlockSweep& s) {
         BlockResidual* res = kMeasure ? s.residual + k : nullptr;
         if constexpr (kMeasure) *res = BlockResidual{};
         const bool rolling = s.rolling && s.hasRolling[k];
+        BlockVector* dir = kMomentum ? s.direction + k : nullptr;
+        BlockVector* last = kMomentum ? s.last + k : nullptr;
         for (int lane = 0; lane < kBlockLanes; lane += S::kWidth) {
             if (rolling)
-                sweepLanes<S, kCone, kMeasure, true>(c, s.rolling + k, lane, s.bodies, res);
+                sweepLanes<S, kCone, kMeasure, true, kMomentum>(c, s.rolling + k, lane, s.bodies,
+                                                                res, dir, last, s.beta);
             else
-                sweepLanes<S, kCone, kMeasure, false>(c, nullptr, lane, s.bodies, res);
+                sweepLanes<S, kCone, kMeasure, false, kMomentum>(c, nullptr, lane, s.bodies, res,
+                                                                 dir, last, s.beta);
         }
     }
 }
 
 template <class S, bool kCone>
 void sweepBlocks(const BlockSweep& s) {
-    if (s.residual)
-        sweepRange<S, kCone, true>(s);
+    if (s.direction)
+        sweepRange<S, kCone, true, true>(s);
+    else if (s.residual)
+        sweepRange<S, kCone, true, false>(s);
     else
-        sweepRange<S, kCone, false>(s);
+        sweepRange<S, kCone, false, false>(s);
 }
 
 }  // namespace ndem::simd

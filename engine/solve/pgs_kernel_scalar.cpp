@@ -11,7 +11,8 @@ namespace ndem {
 const PgsKernel& scalarPgsKernel() {
     static constexpr PgsKernel kernel{simd::ScalarOps::kName,
                                   &simd::sweepBlocks<simd::ScalarOps, true>,
-                                  &simd::sweepBlocks<simd::ScalarOps, false>};
+                                  &simd::sweepBlocks<simd::ScalarOps, false>,
+                                  &simd::applyBlocks<simd::ScalarOps>};
     return kernel;
 }
 

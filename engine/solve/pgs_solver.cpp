@@ -45,7 +45,7 @@ std::int32_t blockBody(std::int32_t index, std::span<const SolverBody> bodies) {
 // ---------------------------------------------------------------------------------------
 
 struct ResidualSum {
-    double all = 0.0, normal = 0.0, max = 0.0;
+    double all = 0.0, normal = 0.0, max = 0.0, squares = 0.0;
     void add(double dl, double invD) {
         const double r = std::abs(dl) / invD;
         all += r;
@@ -252,7 +252,8 @@ void PgsSolver::partition(std::span<const SolverContact> rows, std::span<const S
     m_layout.generalRows = static_cast<int>(m_generalIndex.size());
 }
 
-void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies) {
+void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies,
+                     int threads) {
     const int blocks = m_stageStart.back();
     m_blocks.resize(blocks);
     m_hasRolling.assign(blocks, 0);
@@ -266,7 +267,7 @@ void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const Solver
     m_rolling.resize(anyRolling ? blocks : 0);
 
     auto inverse = [](double invD) { return invD > 0.0 ? 1.0 / invD : 0.0; };
-    for (int k = 0; k < blocks; ++k) {
+    auto packBlock = [&](int k) {
         ContactBlock& b = m_blocks[k];
         b = ContactBlock{};
         RollingBlock* roll = m_hasRolling[k] ? &m_rolling[k] : nullptr;
@@ -321,7 +322,10 @@ void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const Solver
             roll->limit[l] = r.rollingLimit * r.scale;
             roll->d[l] = inverse(r.invD[3]);
         }
-    }
+    };
+    parallelFor(blocks, threads, [&](int begin, int end) {
+        for (int k = begin; k < end; ++k) packBlock(k);
+    });
 
     m_general.resize(m_generalIndex.size());
     for (size_t g = 0; g < m_generalIndex.size(); ++g) m_general[g] = rows[m_generalIndex[g]];
@@ -342,8 +346,8 @@ void PgsSolver::unblock() {
     m_layout.generalRows = static_cast<int>(m_generalIndex.size());
 }
 
-void PgsSolver::unpack(std::span<SolverContact> rows) const {
-    for (size_t k = 0; k < m_blocks.size(); ++k) {
+void PgsSolver::unpack(std::span<SolverContact> rows, int threads) const {
+    auto unpackBlock = [&](size_t k) {
         const ContactBlock& b = m_blocks[k];
         const RollingBlock* roll = m_hasRolling[k] ? &m_rolling[k] : nullptr;
         for (int l = 0; l < kBlockLanes; ++l) {
@@ -356,7 +360,10 @@ void PgsSolver::unpack(std::span<SolverContact> rows) const {
             if (roll && (r.flags & kHasRolling))
                 for (int j = 0; j < 3; ++j) r.lambda[3 + j] = roll->impulse[j][l];
         }
-    }
+    };
+    parallelFor(static_cast<int>(m_blocks.size()), threads, [&](int begin, int end) {
+        for (int k = begin; k < end; ++k) unpackBlock(k);
+    });
     for (size_t g = 0; g < m_generalIndex.size(); ++g)
         for (int j = 0; j < 6; ++j) rows[m_generalIndex[g]].lambda[j] = m_general[g].lambda[j];
 }
@@ -365,55 +372,121 @@ void PgsSolver::unpack(std::span<SolverContact> rows) const {
 // Sweeps
 // ---------------------------------------------------------------------------------------
 
+void PgsSolver::moveBodies(std::span<SolverBody> bodies, int begin, int end, double beta,
+                           bool apply) {
+    for (int i = begin; i < end; ++i) {
+        SolverBody& b = bodies[i];
+        std::array<double, 6>& start = m_bodyStart[i];
+        std::array<double, 6>& dir = m_bodyDirection[i];
+        double now[6] = {b.v.x(), b.v.y(), b.v.z(), b.w.x(), b.w.y(), b.w.z()};
+        for (int k = 0; k < 6; ++k) {
+            const double sweepChange = now[k] - start[k];  // M⁻¹Jᵀ Δλ of this sweep
+            if (apply) {
+                now[k] += beta * dir[k];  // the rows take the matching λ += β p lazily
+                dir[k] = beta * dir[k] + sweepChange;
+            } else {
+                dir[k] = sweepChange;
+            }
+            start[k] = now[k];
+        }
+        b.v = Vec3(now[0], now[1], now[2]);
+        b.w = Vec3(now[3], now[4], now[5]);
+    }
+}
+
 template <bool kCone>
 PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
                          const PgsKernel& kernel) {
     const BlockSweepFunction sweepBlocks = kCone ? kernel.cone : kernel.box;
     const int blocks = m_stageStart.back();
-    const int threads = m_sharedStages > 0 ? std::max(1, o.threads) : 1;
-    const bool measureEvery = o.tolerance > 0.0 || o.residualHistory != nullptr;
+    const bool nncg = o.method == SolverMethod::Nncg;
+    const int threads = m_sharedStages > 0 || nncg ? std::max(1, o.threads) : 1;
+    const bool measureEvery = nncg || o.tolerance > 0.0 || o.residualHistory != nullptr;
     if (o.residualHistory) o.residualHistory->clear();
+    if (nncg) {
+        m_direction.assign(blocks, BlockVector{});
+        m_last.assign(blocks, BlockVector{});
+        m_generalDirection.assign(m_general.size(), {});
+        m_generalLast.assign(m_general.size(), {});
+        m_generalBefore.resize(m_general.size());
+        m_bodyStart.resize(bodies.size());
+        m_bodyDirection.assign(bodies.size(), {});
+        for (size_t i = 0; i < bodies.size(); ++i)
+            m_bodyStart[i] = {bodies[i].v.x(), bodies[i].v.y(), bodies[i].v.z(),
+                              bodies[i].w.x(), bodies[i].w.y(), bodies[i].w.z()};
+    }
 
     BlockSweep base;
     base.blocks = m_blocks.data();
     base.rolling = m_rolling.empty() ? nullptr : m_rolling.data();
     base.hasRolling = m_hasRolling.data();
     base.bodies = reinterpret_cast<double*>(bodies.data());
+    if (nncg) {
+        base.direction = m_direction.data();
+        base.last = m_last.data();
+    }
 
     PgsResult result;
     bool stop = false;
+    double beta = 0.0, squaresBefore = 0.0;
+    // The general rows of a sweep: NNCG's lazy momentum around the plain update.
+    auto sweepGeneral = [&](bool measure, ResidualSum& sum) {
+        if (nncg)
+            for (size_t g = 0; g < m_general.size(); ++g)
+                for (int j = 0; j < 6; ++j) {
+                    const double alpha = beta * m_generalDirection[g][j];
+                    m_general[g].lambda[j] += alpha;
+                    m_generalDirection[g][j] = alpha + m_generalLast[g][j];
+                    m_generalBefore[g][j] = m_general[g].lambda[j];
+                }
+        sweepGeneralRows<kCone>(m_general, bodies.data(), measure, sum);
+        if (nncg)
+            for (size_t g = 0; g < m_general.size(); ++g)
+                for (int j = 0; j < 6; ++j) {
+                    const double d = m_general[g].lambda[j] - m_generalBefore[g][j];
+                    m_generalLast[g][j] = d;
+                    if (m_general[g].invD[j] > 0.0) sum.squares += d * d / (m_general[g].invD[j] * m_general[g].invD[j]);
+                }
+    };
     // The serial tail of a sweep, on one thread: the small colours, the general rows, then
-    // the residual of a measured sweep.
+    // the residual of a measured sweep and NNCG's β.
     auto sweepTail = [&](int k, bool measure) {
         BlockSweep s = base;
         s.residual = measure ? m_blockResidual.data() : nullptr;
+        s.beta = beta;
         s.begin = m_stageStart[m_sharedStages];
         s.end = blocks;
         if (s.begin < s.end) sweepBlocks(s);
         ResidualSum general;
-        sweepGeneralRows<kCone>(m_general, bodies.data(), measure, general);
+        sweepGeneral(measure, general);
         result.iterations = k + 1;
         if (!measure) return;
         double all = general.all, normal = general.normal, max = general.max;
+        double squares = general.squares;
         for (int b = 0; b < blocks; ++b) {  // in block order: the same sum for any thread count
             all += m_blockResidual[b].all;
             normal += m_blockResidual[b].normal;
             max = std::max(max, m_blockResidual[b].max);
+            squares += m_blockResidual[b].squares;
         }
         result.residual = m_rowsCounted ? all / m_rowsCounted : 0.0;
         result.maxResidual = max;
         result.normalResidual = m_normalRowsCounted ? normal / m_normalRowsCounted : 0.0;
         if (o.residualHistory) o.residualHistory->push_back(result.residual);
         if (o.tolerance > 0.0 && result.residual < o.tolerance) stop = true;
+        // Fletcher–Reeves on the residual D Δλ; restart (β = 0) when it grows.
+        beta = k > 0 && squaresBefore > 0.0 ? squares / squaresBefore : 0.0;
+        if (beta > 1.0) beta = 0.0;
+        squaresBefore = squares;
     };
 
     parallel::team(threads, [&] {
         const int t = parallel::threadIndex(), n = parallel::teamSize();
-
         for (int k = 0; k < o.iterations && !stop; ++k) {
             const bool measure = measureEvery || k + 1 == o.iterations;
             BlockSweep s = base;
             s.residual = measure ? m_blockResidual.data() : nullptr;
+            s.beta = beta;
             for (int c = 0; c < m_sharedStages; ++c) {
                 std::tie(s.begin, s.end) = parallel::share(m_stageStart[c], m_stageStart[c + 1], t, n);
                 if (s.begin < s.end) sweepBlocks(s);
@@ -421,6 +494,13 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
             }
             if (t == 0) sweepTail(k, measure);
             if (n > 1) parallel::barrier();
+            // NNCG: the bodies take β M⁻¹Jᵀ p now, the rows their λ += β p in the next sweep;
+            // never after the last sweep, so that λ and v leave the solve consistent.
+            if (nncg && !stop && k + 1 < o.iterations) {
+                const auto [begin, end] = parallel::share(0, static_cast<int>(bodies.size()), t, n);
+                moveBodies(bodies, begin, end, beta, true);
+                if (n > 1) parallel::barrier();
+            }
         }
     });
     return result;
@@ -436,12 +516,13 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
     const PgsKernel& kernel = pgsKernel(options.simd);
     partition(rows, bodies);
     if (!options.blocks) unblock();
-    pack(rows, bodies);
+    const int threads = std::max(1, options.threads);
+    pack(rows, bodies, threads);
     m_layout.kernel = kernel.name;
     const PgsResult result = options.friction == FrictionModel::Cone
                                  ? run<true>(bodies, options, kernel)
                                  : run<false>(bodies, options, kernel);
-    unpack(rows);
+    unpack(rows, threads);
     return result;
 }
 

@@ -7,6 +7,7 @@
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -20,6 +21,7 @@ struct PgsOptions {
     std::vector<double>* residualHistory = nullptr;  ///< if set: mean residual after each sweep
     int threads = 1;           ///< threads sweeping the colours (the result does not depend on it)
     SimdLevel simd = SimdLevel::Auto;  ///< kernel of the sphere blocks
+    SolverMethod method = SolverMethod::Pgs;  ///< plain sweeps, or NNCG
     /// false: every row through the general kernel, in the order the blocks would take them
     /// (tests compare the block kernels against it).
     bool blocks = true;
@@ -63,12 +65,14 @@ public:
 
 private:
     void partition(std::span<const SolverContact> rows, std::span<const SolverBody> bodies);
-    void pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies);
+    void pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies, int threads);
     /// Moves every block row into the general rows, in sweep order (PgsOptions::blocks false).
     void unblock();
-    void unpack(std::span<SolverContact> rows) const;
+    void unpack(std::span<SolverContact> rows, int threads) const;
     template <bool kCone>
     PgsResult run(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);
+    /// NNCG's body-space momentum after sweep k, on bodies [begin, end) (see BlockSweep).
+    void moveBodies(std::span<SolverBody> bodies, int begin, int end, double beta, bool apply);
 
     std::vector<std::uint64_t> m_used;        ///< per body: colours it already appears in
     std::vector<std::int32_t> m_colour;       ///< per row: colour, or -1 for a general row
@@ -82,6 +86,11 @@ private:
     std::vector<BlockResidual> m_blockResidual;
     std::vector<std::int32_t> m_generalIndex; ///< rows swept one by one, in order
     std::vector<SolverContact> m_general;     ///< their copies during the solve
+    // NNCG state: per block lane and per general row the direction p and the last update Δλ;
+    // per body the velocities at the start of the sweep and the velocity image of p.
+    std::vector<BlockVector> m_direction, m_last;
+    std::vector<std::array<double, 6>> m_generalDirection, m_generalLast, m_generalBefore;
+    std::vector<std::array<double, 6>> m_bodyStart, m_bodyDirection;
     int m_rowsCounted = 0, m_normalRowsCounted = 0;
     PgsLayout m_layout;
 };

@@ -55,8 +55,8 @@ void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHis
         const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
         const NormalLaw law =
             normalLaw(m, s.contactLaw, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
-        const double elastic = std::pow(delta, 2.0 * law.exponent - 1.0);
-        const double viscous = law.damping * std::pow(delta, 2.0 * law.exponent - 2.0) * overlapRate;
+        const double elastic = law.forcePower(delta);
+        const double viscous = law.damping * law.dampingPower(delta) * overlapRate;
         const double fn = std::max(0.0, law.stiffness * (elastic + viscous));
 
         const double rStar = 0.5 * c.effectiveDiameter[i];

@@ -1,5 +1,6 @@
 #include "solve/warm_start.hpp"
 
+#include "core/parallel.hpp"
 #include "solve/contact_law.hpp"
 #include "solve/contact_rows.hpp"
 #include "solve/pgs_solver.hpp"
@@ -48,11 +49,11 @@ void warmStartRows(std::span<SolverContact> rows, const ContactSet& c,
     const double beta = s.warmStartBeta;
     const double h = s.timeStep;
     const bool hard = s.mode == StepMode::Nonsmooth;
-    for (SolverContact& r : rows) {
+    auto warm = [&](SolverContact& r) {
         for (double& l : r.lambda) l = 0.0;
         const size_t i = r.contact;
         if (s.warmStartMethod == WarmStartMethod::History) {
-            if (c.memory[i] < 0) continue;
+            if (c.memory[i] < 0) return;
             const ContactMemory& m = history[c.memory[i]];
             if (s.warmStartNormal) r.lambda[0] = beta * m.normalImpulse / r.scale;
             if (s.warmStartFriction) {
@@ -75,7 +76,7 @@ void warmStartRows(std::span<SolverContact> rows, const ContactSet& c,
             // contact exactly at its solution.)
             if (s.warmStartNormal && !hard)
                 r.lambda[0] = h * law.stiffness *
-                              std::pow(std::max(c.overlap[i], 0.0), 2.0 * law.exponent - 1.0) /
+                              law.forcePower(std::max(c.overlap[i], 0.0)) /
                               r.scale;
             const Vec3 u = relativeContactVelocity(c, i, bodies, map);
             if (s.warmStartFriction) {
@@ -93,7 +94,10 @@ void warmStartRows(std::span<SolverContact> rows, const ContactSet& c,
             }
         }
         project(r, s.frictionModel);
-    }
+    };
+    parallelFor(static_cast<int>(rows.size()), resolveThreads(s.threads), [&](int begin, int end) {
+        for (int k = begin; k < end; ++k) warm(rows[k]);
+    });
     if (s.warmStartVelocity) applyRowImpulses(rows, bodies);
 }
 

@@ -176,3 +176,64 @@ TEST(PgsKernel, RowsOfAnisotropicBodiesOrOffCentreLeversStayGeneral) {
 
 }  // namespace
 }  // namespace ndem
+
+namespace ndem {
+namespace {
+
+Solved solveWith(Problem p, int iterations, SolverMethod method, int threads = 1) {
+    PgsOptions o;
+    o.iterations = iterations;
+    o.method = method;
+    o.threads = threads;
+    PgsSolver solver;
+    Solved out;
+    out.result = solver.solve(p.rows, p.bodies, o);
+    out.layout = solver.layout();
+    out.problem = std::move(p);
+    return out;
+}
+
+/// Mean relative error of the normal impulses s λ_n against a reference solution.
+double normalImpulseError(const Problem& p, const Problem& reference) {
+    double err = 0.0, sum = 0.0;
+    for (size_t i = 0; i < p.rows.size(); ++i) {
+        const double ref = reference.rows[i].scale * reference.rows[i].lambda[0];
+        err += std::abs(p.rows[i].scale * p.rows[i].lambda[0] - ref);
+        sum += std::abs(ref);
+    }
+    return err / sum;
+}
+
+TEST(Nncg, ReachesThePgsSolutionInFewerIterations) {
+    // Silcowitz, Niebe & Erleben 2010: the same fixed point as PGS (their Fig. 6-8: fewer
+    // iterations for the same merit). Cold start on a settled bed, reference 8 000 sweeps.
+    const Problem p = settledBedProblem(0.0, 1500);
+    const Solved reference = solveWith(p, 8000, SolverMethod::Pgs);
+    const Solved pgs = solveWith(p, 600, SolverMethod::Pgs);
+    const Solved nncg = solveWith(p, 600, SolverMethod::Nncg);
+    const double pgsError = normalImpulseError(pgs.problem, reference.problem);
+    const double nncgError = normalImpulseError(nncg.problem, reference.problem);
+    EXPECT_LT(nncgError, 0.7 * pgsError) << "PGS " << pgsError << ", NNCG " << nncgError;
+    EXPECT_LT(nncg.result.residual, 0.7 * pgs.result.residual);
+    // Both leave λ and v consistent: v = v₀ + M⁻¹ Jᵀ λ.
+    for (const Solved* s : {&pgs, &nncg}) {
+        std::vector<SolverBody> rebuilt = p.bodies;
+        applyRowImpulses(s->problem.rows, rebuilt);
+        double worst = 0.0;
+        for (size_t i = 0; i < rebuilt.size(); ++i)
+            worst = std::max(worst, (rebuilt[i].v - s->problem.bodies[i].v).norm());
+        EXPECT_LT(worst, 1e-12);
+    }
+}
+
+TEST(Nncg, ResultDoesNotDependOnTheThreadCount) {
+    const Problem p = settledBedProblem(0.1, 1500);
+    const Solved one = solveWith(p, 60, SolverMethod::Nncg, 1);
+    const Solved two = solveWith(p, 60, SolverMethod::Nncg, 2);
+    for (size_t i = 0; i < p.rows.size(); ++i)
+        for (int j = 0; j < 6; ++j) ASSERT_EQ(one.problem.rows[i].lambda[j], two.problem.rows[i].lambda[j]);
+    EXPECT_EQ(one.result.residual, two.result.residual);
+}
+
+}  // namespace
+}  // namespace ndem
