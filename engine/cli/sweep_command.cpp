@@ -1,6 +1,8 @@
 // `ndem sweep`: every combination of the swept settings, run in parallel, one CSV per
 // measurement and PNG plots of every summary figure against the first swept key.
 #include "commands.hpp"
+
+#include "core/parallel.hpp"
 #include "plots.hpp"
 #include "scene_run.hpp"
 
@@ -138,6 +140,7 @@ int sweepCommand(const std::vector<std::string>& args) {
         if (!check) return badInput(check.error().message);
     }
     const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    const int running = std::min<int>(jobs, static_cast<int>(total));
     std::vector<RunRow> rows(total);
     std::atomic<size_t> next{0};
     std::mutex printing;
@@ -146,7 +149,13 @@ int sweepCommand(const std::vector<std::string>& args) {
         for (size_t i = next++; i < total; i = next++) {
             RunRow& row = rows[i];
             row.overrides = combination(o, i);
-            auto loaded = loadSceneRun(o.scenePath, row.overrides);
+            // Runs side by side share the cores: each takes its part unless the sweep sets it.
+            std::vector<Override> overrides = row.overrides;
+            const bool threadsGiven = std::any_of(overrides.begin(), overrides.end(),
+                                                  [](const Override& v) { return v.key == "threads"; });
+            if (!threadsGiven && running > 1)
+                overrides.push_back({"threads", std::to_string(std::max(1, hardwareThreads() / running))});
+            auto loaded = loadSceneRun(o.scenePath, overrides);
             if (!loaded) {
                 row.error = loaded.error().message;
                 continue;
@@ -181,7 +190,7 @@ int sweepCommand(const std::vector<std::string>& args) {
         }
     };
     std::vector<std::thread> threads;
-    for (int t = 0; t < std::min<int>(jobs, static_cast<int>(total)); ++t) threads.emplace_back(worker);
+    for (int t = 0; t < running; ++t) threads.emplace_back(worker);
     for (std::thread& t : threads) t.join();
     for (const RunRow& r : rows)
         if (!r.error.empty()) {

@@ -18,6 +18,9 @@ enum class WarmStartMethod : int { History, Model };
 /// The iteration over the contact rows: projected Gauss–Seidel, or its nonsmooth nonlinear
 /// conjugate-gradient acceleration (Silcowitz, Niebe & Erleben 2010).
 enum class SolverMethod : int { Pgs, Nncg };
+/// Order of the rows within a sweep: by graph colour (SIMD blocks, threads), or one contact
+/// after the other in contact order (the papers' PGS: one thread, no SIMD).
+enum class SweepOrder : int { Coloured, Sequential };
 /// Instruction set of the PGS block kernel (solve/pgs_kernel.hpp). Auto: the widest this CPU runs.
 enum class SimdLevel : int { Auto, Scalar, Avx2, Avx512 };
 
@@ -27,6 +30,7 @@ inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
 inline constexpr std::array<const char*, 2> kSolverMethodNames{"pgs", "nncg"};
+inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
 
 struct StepSettings {
     StepMode mode = StepMode::SemiSmooth;
@@ -41,6 +45,7 @@ struct StepSettings {
                                        ///< stability limit (–)
 
     SolverMethod method = SolverMethod::Pgs;  ///< iteration over the rows
+    SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
     int iterations = 100;              ///< N_it, PGS sweeps per step
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
     FrictionModel frictionModel = FrictionModel::Cone;
@@ -152,6 +157,10 @@ void visitSettings(S& s, V&& v) {
                   "pgs | nncg: projected Gauss-Seidel, or its nonsmooth nonlinear conjugate "
                   "gradient acceleration (one sweep per iteration)"},
       s.method, kSolverMethodNames);
+    v(SettingInfo{"solver.order", "",
+                  "coloured | sequential: rows by graph colour (SIMD, threads), or one after the "
+                  "other in contact order (the papers' PGS; one thread, no SIMD)"},
+      s.order, kSweepOrderNames);
     v(SettingInfo{"solver.iterations", "", "PGS sweeps per step N_it", 1.0, 1e6}, s.iterations);
     v(SettingInfo{"solver.tolerance", "m/s", "stop when the mean residual is below (0 = off)", 0.0},
       s.tolerance);

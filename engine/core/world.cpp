@@ -461,6 +461,7 @@ PgsOptions World::pgsOptions(int iterations, double tolerance,
     o.threads = resolveThreads(m_settings.threads);
     o.simd = m_settings.simd;
     o.method = m_settings.method;
+    o.order = m_settings.order;
     return o;
 }
 

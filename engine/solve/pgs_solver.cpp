@@ -346,6 +346,16 @@ void PgsSolver::unblock() {
     m_layout.generalRows = static_cast<int>(m_generalIndex.size());
 }
 
+void PgsSolver::sequential(size_t rows) {
+    m_generalIndex.resize(rows);
+    for (size_t i = 0; i < rows; ++i) m_generalIndex[i] = static_cast<std::int32_t>(i);
+    m_laneRow.clear();
+    m_stageStart.assign(2, 0);
+    m_sharedStages = 0;
+    m_layout.colours = m_layout.sharedColours = m_layout.blocks = m_layout.blockRows = 0;
+    m_layout.generalRows = static_cast<int>(rows);
+}
+
 void PgsSolver::unpack(std::span<SolverContact> rows, int threads) const {
     auto unpackBlock = [&](size_t k) {
         const ContactBlock& b = m_blocks[k];
@@ -515,7 +525,10 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
     }
     const PgsKernel& kernel = pgsKernel(options.simd);
     partition(rows, bodies);
-    if (!options.blocks) unblock();
+    if (options.order == SweepOrder::Sequential)
+        sequential(rows.size());
+    else if (!options.blocks)
+        unblock();
     const int threads = std::max(1, options.threads);
     pack(rows, bodies, threads);
     m_layout.kernel = kernel.name;

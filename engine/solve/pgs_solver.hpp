@@ -22,6 +22,7 @@ struct PgsOptions {
     int threads = 1;           ///< threads sweeping the colours (the result does not depend on it)
     SimdLevel simd = SimdLevel::Auto;  ///< kernel of the sphere blocks
     SolverMethod method = SolverMethod::Pgs;  ///< plain sweeps, or NNCG
+    SweepOrder order = SweepOrder::Coloured;  ///< Sequential: rows in the given order, general kernel
     /// false: every row through the general kernel, in the order the blocks would take them
     /// (tests compare the block kernels against it).
     bool blocks = true;
@@ -68,6 +69,8 @@ private:
     void pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies, int threads);
     /// Moves every block row into the general rows, in sweep order (PgsOptions::blocks false).
     void unblock();
+    /// Every row a general row, in the given order (SweepOrder::Sequential).
+    void sequential(size_t rows);
     void unpack(std::span<SolverContact> rows, int threads) const;
     template <bool kCone>
     PgsResult run(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);

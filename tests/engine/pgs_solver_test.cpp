@@ -155,6 +155,33 @@ TEST(PgsKernel, ConvergedSolutionNeedsNoFurtherCorrection) {
     EXPECT_LT(again.maxResidual, 2.0 * converged.maxResidual + 1e-12);
 }
 
+TEST(PgsKernel, SequentialOrderIsThePapersSweepInContactOrder) {
+    // One contact after the other in contact order: the coloured order reaches another point
+    // after a few sweeps (they differ), the same solution after many (they agree).
+    const Problem p = settledBedProblem();
+    PgsOptions o;
+    o.order = SweepOrder::Sequential;
+    o.iterations = 5;
+    PgsSolver solver;
+    Problem few = p;
+    solver.solve(few.rows, few.bodies, o);
+    EXPECT_EQ(solver.layout().generalRows, static_cast<int>(p.rows.size()));
+    EXPECT_EQ(solver.layout().blocks, 0);
+    const Solved coloured = solve(p, 5, SimdLevel::Scalar);
+    EXPECT_GT(maxRelativeDifference(few, coloured.problem), 1e-3);
+    o.iterations = 6000;
+    Problem many = p;
+    solver.solve(many.rows, many.bodies, o);
+    const Solved colouredMany = solve(p, 6000, SimdLevel::Auto);
+    double err = 0.0, sum = 0.0;
+    for (size_t i = 0; i < p.rows.size(); ++i) {
+        err += std::abs(many.rows[i].scale * many.rows[i].lambda[0] -
+                        colouredMany.problem.rows[i].scale * colouredMany.problem.rows[i].lambda[0]);
+        sum += std::abs(many.rows[i].scale * many.rows[i].lambda[0]);
+    }
+    EXPECT_LT(err / sum, 0.01);
+}
+
 TEST(PgsKernel, RowsOfAnisotropicBodiesOrOffCentreLeversStayGeneral) {
     Problem p = settledBedProblem();
     const size_t rows = p.rows.size();

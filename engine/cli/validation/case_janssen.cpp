@@ -1,6 +1,7 @@
 // servin-2014 Sec. 5.1, Fig. 3–4: in a 9 d silo with 7.5 k grains and N_it = 500 the wall
 // pressure saturates with depth (Janssen); with N_it = 10 the column is compressed and the
-// pressure follows the hydrostatic line.
+// pressure follows the hydrostatic line — with the papers' sequential sweep order. The
+// engine's graph-coloured order mobilises the wall friction within fewer sweeps: reported.
 #include "validation.hpp"
 
 #include <cmath>
@@ -33,9 +34,12 @@ CaseReport run(const Context& ctx) {
                         "density of the fill; Janssen curve p_sat (1 − exp(−(H − z)/λ)) fitted.";
     }
     std::vector<RunSpec> specs;
-    for (int it : {high, 10}) {
+    // N_it = 10 twice: in the papers' sequential sweep order (their claim is about that
+    // PGS) and in the engine's default graph-coloured order.
+    for (auto [it, order] : {std::pair{high, "coloured"}, {10, "sequential"}, {10, "coloured"}}) {
         RunSpec s{scene, base, std::nullopt};
         s.overrides.push_back({"solver.iterations", std::to_string(it)});
+        s.overrides.push_back({"solver.order", order});
         specs.push_back(s);
     }
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
@@ -53,14 +57,23 @@ CaseReport run(const Context& ctx) {
                              "p_sat = " + num(wp(0, "pSat"), 3) + " Pa, λ = " + num(wp(0, "lambda"), 3) +
                                  " m, K = " + num(wp(0, "janssenK"), 2),
                              "reported", true});
-    report.checks.push_back({"bottom-strip wall pressure / hydrostatic, N_it = 10",
+    report.checks.push_back({"bottom-strip wall pressure / hydrostatic, N_it = 10, sequential order",
                              "follows hydrostatic (≈ 1)", num(ratioLow, 3),
                              ratioLow > ratioHigh && ratioLow > 0.7 ? "reproduced" : "differs",
                              ratioLow > ratioHigh && ratioLow > 0.7});
-    const double heightRatio = wp(1, "fillHeight") / wp(0, "fillHeight");
-    report.checks.push_back({"fill height N_it = 10 / " + hi, "compressed (< 40 % for 7.5 k grains)",
-                             num(100 * heightRatio, 3) + " %",
-                             heightRatio < 0.95 ? "compressed" : "differs", heightRatio < 0.95});
+    // Not a claim of the paper: how far the default order is from converged after 10 sweeps.
+    const double ratioColoured = wp(2, "bottomRatio");
+    report.checks.push_back({"bottom-strip wall pressure / hydrostatic, N_it = 10, coloured order",
+                             "–", num(ratioColoured, 3),
+                             ratioColoured > ratioHigh ? "above the converged ratio (reported)"
+                                                       : "differs",
+                             ratioColoured > ratioHigh});
+    for (auto [run, order] : {std::pair{1, "sequential"}, {2, "coloured"}}) {
+        const double heightRatio = wp(run, "fillHeight") / wp(0, "fillHeight");
+        report.checks.push_back({"fill height N_it = 10 (" + std::string(order) + ") / " + hi,
+                                 "compressed (< 40 % for 7.5 k grains)", num(100 * heightRatio, 3) + " %",
+                                 heightRatio < 0.95 ? "compressed" : "differs", heightRatio < 0.95});
+    }
     if (!ctx.quick()) {
         // Fig. 4's p0, read as tr σ/3 and as the vertical stress σ_zz (the seed does not say).
         for (const char* key : {"pressureAtBottom", "sigmaZZAtBottom"}) {
@@ -78,15 +91,17 @@ CaseReport run(const Context& ctx) {
                              num(overlapHigh, 2) + " / " + num(overlapLow, 2),
                              overlapLow > overlapHigh ? "trend holds" : "differs", overlapLow > overlapHigh});
 
+    const char* suffix[] = {"high", "10", "10_coloured"};
+    const std::string label[] = {hi, "N_it = 10, sequential order", "N_it = 10, coloured order"};
     std::vector<Plot> plots;
     for (size_t i = 0; i < runs.size(); ++i) {
         const MeasurementResult* m = runs[i].measurement("wallPressure");
         if (!m || !m->tables.count("profile")) continue;
         const Table& t = m->tables.at("profile");
-        const std::string csv = ctx.csv(report.id, i == 0 ? "wall_pressure_high" : "wall_pressure_10", t);
+        const std::string csv = ctx.csv(report.id, std::string("wall_pressure_") + suffix[i], t);
         Plot p;
-        p.png = i == 0 ? "wall_pressure_high.png" : "wall_pressure_10.png";
-        p.title = "Wall pressure vs depth, " + std::string(i == 0 ? hi : "N_it = 10");
+        p.png = std::string("wall_pressure_") + suffix[i] + ".png";
+        p.title = "Wall pressure vs depth, " + label[i];
         p.xLabel = "depth H − z (m)";
         p.yLabel = "wall pressure (Pa)";
         const int x = columnOf(t, "depth");
@@ -104,9 +119,9 @@ CaseReport run(const Context& ctx) {
         if (const MeasurementResult* m = runs[i].measurement("axisPressure"))
             if (m->tables.count("profile")) {
                 const Table& t = m->tables.at("profile");
-                const std::string csv = ctx.csv(report.id, i == 0 ? "axis_high" : "axis_10", t);
+                const std::string csv = ctx.csv(report.id, std::string("axis_") + suffix[i], t);
                 axis.lines.push_back({csv, columnOf(t, "z"), columnOf(t, "pressure"),
-                                      i == 0 ? hi : "N_it = 10"});
+                                      label[i]});
             }
     plots.push_back(axis);
     ctx.plot(report.id, plots, report);

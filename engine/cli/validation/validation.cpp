@@ -1,9 +1,11 @@
 #include "validation.hpp"
 
+#include "core/parallel.hpp"
 #include "io/csv_writer.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -34,18 +36,49 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
     std::stable_partition(order.begin(), order.end(), [&](size_t i) { return specs[i].startFirst; });
     std::atomic<size_t> next{0};
     std::mutex printing;
+    const int jobs = std::max(1, std::min<int>(m_jobs, static_cast<int>(specs.size())));
     auto worker = [&] {
         for (size_t k = next++; k < specs.size(); k = next++) {
             const size_t i = order[k];
             RunOutcome& o = out[i];
             o.spec = specs[i];
-            auto loaded = loadSceneRun(m_source + "/" + specs[i].scene, specs[i].overrides);
+            // Runs side by side share the cores: each takes its part unless it asks.
+            std::vector<Override> overrides = specs[i].overrides;
+            const bool threadsGiven = std::any_of(overrides.begin(), overrides.end(),
+                                                  [](const Override& v) { return v.key == "threads"; });
+            if (!threadsGiven && jobs > 1)
+                overrides.push_back({"threads", std::to_string(std::max(1, hardwareThreads() / jobs))});
+            auto loaded = loadSceneRun(m_source + "/" + specs[i].scene, overrides);
             if (!loaded) {
                 o.error = loaded.error().message;
                 continue;
             }
             SceneRun& run = loaded.value();
-            executeSceneRun(run, stepsFor(run, std::nullopt, specs[i].time));
+            std::optional<StepSettings> later;
+            if (!specs[i].later.empty()) {
+                std::vector<Override> all = overrides;
+                all.insert(all.end(), specs[i].later.begin(), specs[i].later.end());
+                auto switched = loadSceneFile(m_source + "/" + specs[i].scene, all);
+                if (!switched) {
+                    o.error = switched.error().message;
+                    continue;
+                }
+                later = switched->settings;
+            }
+            const auto start = std::chrono::steady_clock::now();
+            auto switchTime = start;
+            executeSceneRun(run, stepsFor(run, std::nullopt, specs[i].time),
+                            [&](const StepStats&, long) {
+                                if (later && run.world.time() >= specs[i].switchAt - 1e-9) {
+                                    if (auto e = run.world.applySettings(*later)) o.error = e->message;
+                                    later.reset();
+                                    switchTime = std::chrono::steady_clock::now();
+                                }
+                                return o.error.empty();
+                            });
+            if (switchTime != start)
+                o.laterWallSeconds =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - switchTime).count();
             o.results = measurementResults(run.world);
             o.recorder = run.recorder;
             o.wallSeconds = run.wallSeconds;
@@ -58,8 +91,7 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
         }
     };
     std::vector<std::thread> threads;
-    const int n = std::max(1, std::min<int>(m_jobs, static_cast<int>(specs.size())));
-    for (int t = 0; t < n; ++t) threads.emplace_back(worker);
+    for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
     for (std::thread& t : threads) t.join();
     return out;
 }
@@ -100,7 +132,7 @@ int columnOf(const Table& table, const std::string& name) {
 const std::vector<Case>& cases() {
     static const std::vector<Case> all = {janssenCase(),  iterationScalingCase(), warmStartCase(),
                                           drumCase(),     angleOfReposeCase(),    collapseCase(),
-                                          modelReductionCase()};
+                                          modelReductionCase(),   solverAccuracyCase()};
     return all;
 }
 

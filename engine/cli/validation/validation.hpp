@@ -35,6 +35,11 @@ struct RunSpec {
     std::vector<Override> overrides;
     std::optional<double> time;         ///< simulated time; default: the scene's duration
     bool startFirst = false;            ///< a long run: started before the others, not left alone at the end
+    /// Settings overrides that take effect at simulated time `switchAt`: a run that prepares a
+    /// state and then goes on with other solver settings (the scene is parsed again with
+    /// them; only its settings are used).
+    std::vector<Override> later = {};
+    double switchAt = 0.0;
 };
 
 struct RunOutcome {
@@ -42,6 +47,7 @@ struct RunOutcome {
     std::vector<MeasurementResult> results;
     RunRecorder recorder{1};
     double wallSeconds = 0.0;
+    double laterWallSeconds = 0.0;      ///< wall time after the switch to `later` (s)
     double finalTime = 0.0;
     std::string error;
 
@@ -94,5 +100,6 @@ Case drumCase();
 Case angleOfReposeCase();
 Case collapseCase();
 Case modelReductionCase();
+Case solverAccuracyCase();
 
 }  // namespace ndem::cli::validation

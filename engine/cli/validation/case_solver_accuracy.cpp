@@ -1,0 +1,133 @@
+// Accuracy per second: on a settled 9 d silo the level of the Janssen wall pressure p_sat keeps
+// rising with the sweeps long after the overlaps are small (servin-2014 Sec. 5.1: "at least
+// N_it = 100 for the correct force level"). Each method is judged by the wall time it needs
+// to bring p_sat within 10 % of a 5 000-sweep reference, not by sweeps per second alone.
+#include "validation.hpp"
+
+#include <cmath>
+
+namespace ndem::cli::validation {
+
+namespace {
+
+struct Method {
+    const char* name;        ///< settings.solver.method
+    std::vector<int> ladder; ///< sweeps per step tried, ascending
+};
+
+CaseReport run(const Context& ctx) {
+    CaseReport report;
+    report.id = "solver-accuracy";
+    report.title = "Solver accuracy per second: the Janssen level on a settled silo";
+    report.source = "servin-2014 Sec. 5.1 (the force level needs many more sweeps than the "
+                    "saturation); Silcowitz, Niebe & Erleben 2010 (NNCG)";
+    const bool quick = ctx.quick();
+    // The packing: the fast fill (gravity ramped in `ramp` s), at rest by `settled`; then the
+    // same packing is held `hold` s with each method and sweep count, p_sat averaged over the
+    // last quarter of the hold.
+    const std::string scene = quick ? "assets/scenes/silo-6d.json" : "assets/scenes/silo-9d.json";
+    const double ramp = quick ? 3.0 : 5.0, settled = quick ? 4.0 : 8.0, hold = quick ? 1.0 : 2.0;
+    const int fill = 100, reference = quick ? 2000 : 5000;
+    const std::vector<Method> methods =
+        quick ? std::vector<Method>{{"pgs", {25, 50, 100, 200}}, {"nncg", {25, 50, 100}}}
+              : std::vector<Method>{{"pgs", {50, 100, 200, 400, 800, 1600}},
+                                    {"nncg", {25, 50, 100, 200, 400, 800}}};
+    std::vector<Override> base = {{"gravityRamp.time", num(ramp)},
+                                  {"duration", num(settled + hold)},
+                                  {"solver.iterations", std::to_string(fill)},
+                                  {"solver.method", "pgs"},
+                                  {"warmStart.enabled", "true"},
+                                  {"measurements.wallPressure.from", num(settled + 0.75 * hold, 4)},
+                                  {"measurements.axisPressure.from", num(settled + hold, 4)},
+                                  {"measurements.contactErrors.from", num(settled + 0.75 * hold, 4)}};
+    if (quick) base.push_back({"particles.0.count", "700"});
+    report.method =
+        "`" + scene + "` (" + (quick ? "700" : "7500") + " grains), gravity ramped over " +
+        num(ramp) + " s with N_it = " + std::to_string(fill) +
+        " and warm start; at t = " + num(settled) + " s, at rest, the same packing goes on for " +
+        num(hold) + " s with each method and sweep count (warm start on); p_sat of the Janssen "
+        "fit to the wall pressure averaged over the last quarter of that time. Reference: PGS at " +
+        std::to_string(reference) + " sweeps. Wall time: the hold only, " +
+        (quick ? "runs side by side" : "two runs side by side, one thread each") + ".";
+
+    auto spec = [&](const char* method, int sweeps) {
+        RunSpec s{scene, base, std::nullopt};
+        s.later = {{"solver.method", method}, {"solver.iterations", std::to_string(sweeps)}};
+        s.switchAt = settled;
+        return s;
+    };
+    std::vector<RunSpec> specs = {spec("pgs", reference)};
+    specs[0].startFirst = true;
+    for (const Method& m : methods)
+        for (int n : m.ladder) specs.push_back(spec(m.name, n));
+    const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
+
+    const double pRef = runs[0].scalar("wallPressure", "pSat");
+    report.checks.push_back({"p_sat, PGS at " + std::to_string(reference) + " sweeps (reference)",
+                             "–", num(pRef, 4) + " Pa", "reported", std::isfinite(pRef)});
+    Table t;
+    size_t k = 1;
+    std::vector<std::pair<std::string, double>> secondsToTen;
+    for (const Method& m : methods) {
+        int needed = -1;
+        double seconds = std::nan("");
+        for (int n : m.ladder) {
+            const RunOutcome& r = runs[k++];
+            const double p = r.scalar("wallPressure", "pSat");
+            t[std::string(m.name) + ".sweeps"].push_back(n);
+            t[std::string(m.name) + ".pSat"].push_back(p);
+            t[std::string(m.name) + ".error"].push_back(std::abs(p / pRef - 1.0));
+            t[std::string(m.name) + ".holdSeconds"].push_back(r.laterWallSeconds);
+            t[std::string(m.name) + ".meanOverlap"].push_back(r.scalar("contactErrors", "meanOverlapError"));
+            if (needed < 0 && std::abs(p / pRef - 1.0) <= 0.10) {
+                needed = n;
+                seconds = r.laterWallSeconds;
+            }
+        }
+        report.checks.push_back({std::string(m.name) + ": sweeps per step for p_sat within 10 %",
+                                 "–", needed > 0 ? std::to_string(needed) : "beyond the ladder",
+                                 needed > 0 ? "reached" : "not reached", needed > 0});
+        report.checks.push_back({std::string(m.name) + ": wall time of the " + num(hold) +
+                                     " s hold at that count",
+                                 "–", needed > 0 ? num(seconds, 3) + " s" : "–", "measured",
+                                 true});
+        if (needed > 0) secondsToTen.emplace_back(m.name, seconds);
+    }
+    if (secondsToTen.size() == 2) {
+        const double ratio = secondsToTen[0].second / secondsToTen[1].second;
+        report.checks.push_back({"wall time to 10 %: PGS / NNCG", "–", num(ratio, 3), "measured", true});
+    }
+    // Per method, so that each has its own rows (the ladders differ in length).
+    std::vector<Plot> plots(2);
+    plots[0].png = "psat_vs_sweeps.png";
+    plots[0].title = "Janssen level against sweeps per step";
+    plots[0].xLabel = "sweeps (iterations) per step";
+    plots[0].yLabel = "p_sat (Pa)";
+    plots[0].logX = true;
+    plots[1].png = "error_vs_seconds.png";
+    plots[1].title = "Error of p_sat against the wall time of the hold";
+    plots[1].xLabel = "wall time of the hold (s)";
+    plots[1].yLabel = "|p_sat / p_ref − 1|";
+    plots[1].logX = plots[1].logY = true;
+    for (const Method& m : methods) {
+        Table one;
+        for (const char* key : {"sweeps", "pSat", "error", "holdSeconds", "meanOverlap"})
+            one[key] = t[std::string(m.name) + "." + key];
+        const std::string csv = ctx.csv(report.id, std::string("hold_") + m.name, one);
+        plots[0].lines.push_back({csv, columnOf(one, "sweeps"), columnOf(one, "pSat"), m.name});
+        plots[1].lines.push_back({csv, columnOf(one, "holdSeconds"), columnOf(one, "error"), m.name});
+    }
+    plots[0].extra.push_back("set arrow from graph 0, first " + num(pRef, 6) + " to graph 1, first " +
+                             num(pRef, 6) + " nohead dt 2");
+    plots[1].extra.push_back("set arrow from graph 0, first 0.1 to graph 1, first 0.1 nohead dt 2");
+    ctx.plot(report.id, plots, report);
+    return report;
+}
+
+}  // namespace
+
+Case solverAccuracyCase() {
+    return {"solver-accuracy", "Solver accuracy per second", run};
+}
+
+}  // namespace ndem::cli::validation
