@@ -17,9 +17,9 @@ namespace {
 /// when run from the repository, else from the installed assets).
 std::string resolveScene(const std::string& given) {
     if (!given.empty()) return given;
-    const std::string local = "assets/scenes/silo-9d.json";
+    const std::string local = "assets/scenes/silo-9d-live.json";
     if (QFileInfo::exists(QString::fromStdString(local))) return local;
-    return std::string(NDEM_ASSETS_DIR) + "/scenes/silo-9d.json";
+    return std::string(NDEM_ASSETS_DIR) + "/scenes/silo-9d-live.json";
 }
 
 bool haveDisplay() {
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "ndem-studio: no display (DISPLAY is not set). Run it under a virtual one:\n"
                      "  xvfb-run -a -s \"-screen 0 1600x1000x24\" %s [SCENE] [options]\n"
-                     "or run the engine headless: ndem run assets/scenes/silo-9d.json\n",
+                     "or run the engine headless: ndem run assets/scenes/silo-9d-live.json\n",
                      argv[0]);
         return 3;
     }

@@ -9,7 +9,7 @@ namespace ndem::app {
 
 const char* const kStudioUsage = R"(usage: ndem-studio [SCENE] [--set key=value]... [options]
 
-Opens SCENE (default assets/scenes/silo-9d.json) in the NDEM Studio window and plays it.
+Opens SCENE (default assets/scenes/silo-9d-live.json) in the NDEM Studio window and plays it.
   --set key=value        override any key of the scene file (see `ndem keys`)
   --paused               open paused
   --size WxH             window size in pixels (default 1280x800)

@@ -35,7 +35,7 @@ struct alignas(64) ContactBlock {
 };
 static_assert(sizeof(ContactBlock) == 23 * 64, "ContactBlock: 23 cache lines");
 
-/// Rolling and twisting rows of the same eight contacts (warm-start seed Eq. 28–32), only for
+/// Rolling and twisting rows of the same eight contacts (Wang, Servin & Berglund Eq. 28–32), only for
 /// blocks that have them: angular rows about t1, t2 and n with one D = 1/I_a + 1/I_b + Σ_r.
 /// 640 bytes = 10 lines.
 struct alignas(64) RollingBlock {

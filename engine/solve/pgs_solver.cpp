@@ -123,7 +123,7 @@ void sweepGeneral(std::span<SolverContact> rows, SolverBody* bodies, ResidualSum
             }
         }
 
-        // Rolling and twisting rows (warm-start seed Eq. 28–32): relative angular velocity
+        // Rolling and twisting rows (Wang, Servin & Berglund Eq. 28–32): relative angular velocity
         // about t1, t2 and n, bound μ_r R* s λ_n.
         if (c.flags & kHasRolling) {
             const Vec3 dw = B.w - A.w;

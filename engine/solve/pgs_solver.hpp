@@ -1,4 +1,5 @@
-// Projected Gauss-Seidel over contact rows (servin-2014 App. B; warm-start seed Algorithm 1).
+// Projected Gauss-Seidel over contact rows (servin-2014 App. B; Wang, Servin & Berglund,
+// Algorithm 1), and its acceleration NNCG (silcowitz-2010). Keys: docs/references.md.
 #pragma once
 
 #include "core/settings.hpp"
