@@ -5,6 +5,8 @@
 // barrier (< 1 µs), where a TBB parallel_for per colour costs a task spawn and join each time.
 #pragma once
 
+#include <barrier>
+#include <optional>
 #include <utility>
 
 #if defined(_OPENMP)
@@ -24,6 +26,27 @@ int hardwareThreads();
 /// The threads a setting of `requested` means: 0 = every core, else min(requested, kMaxThreads).
 int resolveThreads(int requested);
 
+/// For a setting of 0 ("every core"): picks, step by step, between one thread and every
+/// core by measuring which is faster now. Results never depend on the thread count, so the
+/// switch is invisible to the physics; it matters on a machine with more runnable threads than
+/// cores (the app's GUI rendering beside the step, runs side by side), where the barriers
+/// between the colours of a sweep cost a scheduling delay each and two threads ran a silo
+/// step 30× slower than one.
+class ThreadGovernor {
+public:
+    /// The thread count for the next step, given the setting (0 = every core, adaptive).
+    int threads(int setting);
+    /// The wall time per unit of work (e.g. per row and sweep) that the last step took with
+    /// `threads` threads.
+    void record(int threads, double secondsPerUnit);
+
+private:
+    double m_cost[2] = {0.0, 0.0};  ///< moving average of the cost: one thread, every core
+    int m_sinceProbe = 0;
+    int m_probeEvery = 25;          ///< steps between probes; doubles while probes lose
+    bool m_probing = false;         ///< the last count returned was a probe of the other
+};
+
 namespace parallel {
 
 #if defined(__SANITIZE_THREAD__)
@@ -37,14 +60,19 @@ inline void release() {}
 inline void acquire() {}
 #endif
 
+/// The barrier of the team the calling thread is in (null outside a team).
+inline thread_local std::barrier<>* t_barrier = nullptr;
+
 #if defined(_OPENMP)
 inline int threadIndex() { return omp_get_thread_num(); }
 inline int teamSize() { return omp_get_num_threads(); }
 /// All threads of the team wait here; what each wrote before is visible to all after.
+/// Not libgomp's barrier, which spins up to ~10⁵ iterations before it sleeps: on a machine
+/// with more runnable threads than cores (the app's GUI beside the step, two runs side by
+/// side) the waiting thread burns the time slice of the one it waits for, and a step took 7×
+/// longer on two threads than on one. std::barrier spins briefly, then sleeps on a futex.
 inline void barrier() {
-    release();
-#pragma omp barrier
-    acquire();
+    if (t_barrier) t_barrier->arrive_and_wait();
 }
 #else
 inline int threadIndex() { return 0; }
@@ -64,11 +92,21 @@ template <class F>
 void team(int threads, F&& body) {
 #if defined(_OPENMP)
     if (threads > 1) {
+        std::optional<std::barrier<>> sync;
         release();
 #pragma omp parallel num_threads(threads)
         {
             acquire();
+#pragma omp single
+            {
+                sync.emplace(omp_get_num_threads());  // fewer than asked inside another team
+                release();
+            }
+            acquire();
+            std::barrier<>* outer = t_barrier;
+            t_barrier = &*sync;
             body();
+            t_barrier = outer;
             release();
         }
         acquire();

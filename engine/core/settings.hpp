@@ -15,9 +15,10 @@ enum class StepMode : int { Smooth, SemiSmooth, Nonsmooth };
 enum class ContactLaw : int { Hertz, Linear };
 enum class FrictionModel : int { Cone, Box };
 enum class WarmStartMethod : int { History, Model };
-/// The iteration over the contact rows: projected Gauss–Seidel, or its nonsmooth nonlinear
-/// conjugate-gradient acceleration (Silcowitz, Niebe & Erleben 2010).
-enum class SolverMethod : int { Pgs, Nncg };
+/// The iteration over the contact rows: projected Gauss–Seidel, its nonsmooth nonlinear
+/// conjugate-gradient acceleration (silcowitz-2010), or Nesterov-accelerated projected gradient
+/// descent (mazhar-2015). Keys: docs/references.md.
+enum class SolverMethod : int { Pgs, Nncg, Apgd };
 /// Order of the rows within a sweep: by graph colour (SIMD blocks, threads), or one contact
 /// after the other in contact order (the papers' PGS: one thread, no SIMD).
 enum class SweepOrder : int { Coloured, Sequential };
@@ -29,7 +30,7 @@ inline constexpr std::array<const char*, 2> kContactLawNames{"hertz", "linear"};
 inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
-inline constexpr std::array<const char*, 2> kSolverMethodNames{"pgs", "nncg"};
+inline constexpr std::array<const char*, 3> kSolverMethodNames{"pgs", "nncg", "apgd"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
 
 struct StepSettings {
@@ -51,8 +52,8 @@ struct StepSettings {
     FrictionModel frictionModel = FrictionModel::Cone;
     SimdLevel simd = SimdLevel::Auto;  ///< instruction set of the PGS block kernel
 
-    /// Threads a step uses (collision, rows, PGS colours, integration); 0 = every core. The
-    /// result does not depend on it.
+    /// Threads a step uses (rows, PGS colours, warm start); 0 = every core or one, whichever
+    /// is measured faster (ThreadGovernor). The result does not depend on it.
     int threads = 0;
 
     bool impactEnabled = true;         ///< run the impact stage (servin-2014 App. A)
@@ -154,8 +155,8 @@ void visitSettings(S& s, V&& v) {
                   0.0, 1.0, true},
       s.referenceOverlap);
     v(SettingInfo{"solver.method", "",
-                  "pgs | nncg: projected Gauss-Seidel, or its nonsmooth nonlinear conjugate "
-                  "gradient acceleration (one sweep per iteration)"},
+                  "pgs | nncg | apgd: projected Gauss-Seidel, its nonsmooth nonlinear conjugate "
+                  "gradient acceleration, or Nesterov-accelerated projected gradient descent"},
       s.method, kSolverMethodNames);
     v(SettingInfo{"solver.order", "",
                   "coloured | sequential: rows by graph colour (SIMD, threads), or one after the "
@@ -170,7 +171,9 @@ void visitSettings(S& s, V&& v) {
                   "auto | scalar | avx2 | avx512: instruction set of the PGS kernel (auto = the "
                   "widest this CPU runs)"},
       s.simd, kSimdLevelNames);
-    v(SettingInfo{"threads", "", "threads a step uses (0 = every core); results do not depend on it",
+    v(SettingInfo{"threads", "",
+                  "threads a step uses (0 = automatic: every core, or one while that is measured "
+                  "faster); results do not depend on it",
                   0.0, 1024.0},
       s.threads);
     v(SettingInfo{"impact.enabled", "", "run the impact stage"}, s.impactEnabled);

@@ -21,6 +21,7 @@ struct StepStats {
     double time = 0.0;            ///< simulated time after the step (s)
     PhaseTimes seconds;           ///< wall-clock time per phase (s)
     int particles = 0;            ///< particles in the world after the step
+    int threads = 1;              ///< threads the step used
     int emitted = 0;              ///< particles added by emitters this step
     int removed = 0;              ///< particles removed by sinks this step
     int contacts = 0;             ///< touching contacts (δ ≥ 0)

@@ -123,6 +123,10 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
 
 StepStats World::step() {
     StepStats stats;
+    // This step's settings with the thread count resolved (0: chosen by measurement).
+    m_stepSettings = m_settings;
+    m_stepSettings.threads = m_governor.threads(m_settings.threads);
+    stats.threads = m_stepSettings.threads;
     for (auto& m : m_measurements) m->prepare(*this);
     PhaseClock clock;
     stats.reductionEnabled = reductionActive();
@@ -197,26 +201,28 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
     // Continuous stage. q_n takes v⁺ (Algorithm 1 line 7) before the pre-step adds the
     // external forces (line 8); then warm start and PGS.
     const BodyMap map = m_reduction.aggregateCount() > 0 ? m_reduction.map() : BodyMap{};
-    buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, m_settings,
+    buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, m_stepSettings,
                         gravity().norm(), m_rows, map);
     const Vec3 gh = m_settings.timeStep * gravity();
     for (size_t i = 0; i + 1 < m_bodies.size(); ++i)  // the last body is the static one
         if (m_bodies[i].invMass > 0.0) m_bodies[i].v += gh;
     if (m_reduction.aggregateCount() > 0) m_reduction.applyGyroscopic(m_bodies, m_settings.timeStep);
     if (m_settings.warmStart)
-        warmStartRows(m_rows, m_contacts, m_history, m_materials, m_settings, m_bodies, map);
+        warmStartRows(m_rows, m_contacts, m_history, m_materials, m_stepSettings, m_bodies, map);
     if (m_probe.requested) runSolverProbe();
     const PgsResult r =
         m_pgs.solve(m_rows, m_bodies,
                     pgsOptions(m_settings.iterations, m_settings.tolerance,
                                m_recordResidual ? &m_residualHistory : nullptr));
-    storeContinuousImpulses(m_rows, m_contacts, resolveThreads(m_settings.threads));
+    storeContinuousImpulses(m_rows, m_contacts, m_stepSettings.threads);
     if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit) carryInternalImpulses(map);
     stats.iterations = r.iterations;
     stats.residual = r.residual;
     stats.maxResidual = r.maxResidual;
     stats.normalResidual = r.normalResidual;
     stats.seconds.solve = clock.lap();
+    m_governor.record(m_stepSettings.threads,
+                      stats.seconds.solve / std::max(1.0, double(m_rows.size()) * r.iterations));
 
     // Velocity write-back (members co-move), merge, and x_{i+1} = x_i + h v_{i+1}.
     writeBackVelocities();
@@ -255,7 +261,7 @@ void World::reduceBeforeImpacts(StepStats& stats, PhaseClock& clock) {
     m_startAngular = m_particles.angularVelocity;
     const TrialSolution* trial = nullptr;
     if (m_settings.reduction.trialSplit && m_reduction.aggregateCount() > 0) {
-        runTrialSolve(m_particles, m_contacts, m_history, m_materials, m_settings, gravity(), m_trial);
+        runTrialSolve(m_particles, m_contacts, m_history, m_materials, m_stepSettings, gravity(), m_trial);
         trial = &m_trial;
     }
     stats.split = m_reduction.split(m_particles, m_contacts, m_walls, m_sensors, m_materials,
@@ -458,7 +464,7 @@ PgsOptions World::pgsOptions(int iterations, double tolerance,
     o.tolerance = tolerance;
     o.friction = m_settings.frictionModel;
     o.residualHistory = residualHistory;
-    o.threads = resolveThreads(m_settings.threads);
+    o.threads = m_stepSettings.threads;
     o.simd = m_settings.simd;
     o.method = m_settings.method;
     o.order = m_settings.order;

@@ -5,6 +5,7 @@
 #include "collide/contact_set.hpp"
 #include "core/error.hpp"
 #include "core/material.hpp"
+#include "core/parallel.hpp"
 #include "core/particles.hpp"
 #include "core/scene.hpp"
 #include "core/settings.hpp"
@@ -144,6 +145,8 @@ private:
 
     std::string m_name;
     StepSettings m_settings;
+    StepSettings m_stepSettings;  ///< m_settings with the step's resolved thread count
+    ThreadGovernor m_governor;
     MaterialTable m_materials;
     std::vector<ContactMaterialOverride> m_contactOverrides;
     ParticleStore m_particles;

@@ -58,7 +58,9 @@ static_assert(sizeof(BlockVector) == 6 * 64, "BlockVector: 6 cache lines");
 /// The residual sums of one block in one measured sweep (see PgsResult).
 struct BlockResidual {
     double all = 0.0, normal = 0.0, max = 0.0;
-    double squares = 0.0;  ///< Σ (D_j Δλ_j)², for NNCG's β
+    double squares = 0.0;  ///< NNCG: Σ (D_j Δλ_j)², for β. APGD: ‖γ' − y‖²_D
+    double inner = 0.0;    ///< APGD: gᵀ(γ' − γ_k), the restart test
+    double sigma = 0.0;    ///< APGD: Σ_j (γ' − y)_j², the regularisation's part of dᵀNd
 };
 
 /// A range of blocks of one colour, swept by one thread.
@@ -76,6 +78,12 @@ struct BlockSweep {
     BlockVector* direction = nullptr;
     BlockVector* last = nullptr;
     double beta = 0.0;
+    /// APGD (Mazhar et al. 2015) with Jacobi preconditioning: from the multipliers y the blocks
+    /// hold (the bodies' velocities belong to them), γ' = Π(y − step D⁻¹ g(y)) into `next`;
+    /// `previous` is γ_k for the restart test. Reads the bodies only.
+    const BlockVector* previous = nullptr;
+    BlockVector* next = nullptr;
+    double step = 1.0;
     int begin = 0, end = 0;                ///< block range
 };
 

@@ -18,6 +18,9 @@ struct PgsKernel {
     BlockSweepFunction box = nullptr;
     /// v += M⁻¹ Jᵀ Δλ for the impulses Δλ in sweep.impulse (no projection, λ unchanged).
     BlockSweepFunction applyImpulses = nullptr;
+    /// APGD's projected gradient step (BlockSweep::next), cone or box; bodies read only.
+    BlockSweepFunction gradientCone = nullptr;
+    BlockSweepFunction gradientBox = nullptr;
 };
 
 /// The kernel for `level` (Auto: the widest the CPU runs, see cpuSupports). An unsupported

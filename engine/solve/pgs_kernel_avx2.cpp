@@ -12,7 +12,9 @@ namespace {
 constexpr PgsKernel kKernel{simd::Avx2Ops::kName,
                                   &simd::sweepBlocks<simd::Avx2Ops, true>,
                                   &simd::sweepBlocks<simd::Avx2Ops, false>,
-                                  &simd::applyBlocks<simd::Avx2Ops>};
+                                  &simd::applyBlocks<simd::Avx2Ops>,
+                                  &simd::gradientBlocks<simd::Avx2Ops, true>,
+                                  &simd::gradientBlocks<simd::Avx2Ops, false>};
 }  // namespace
 
 const PgsKernel* avx2PgsKernel() { return &kKernel; }

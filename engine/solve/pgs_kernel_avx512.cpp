@@ -12,7 +12,9 @@ namespace {
 constexpr PgsKernel kKernel{simd::Avx512Ops::kName,
                                   &simd::sweepBlocks<simd::Avx512Ops, true>,
                                   &simd::sweepBlocks<simd::Avx512Ops, false>,
-                                  &simd::applyBlocks<simd::Avx512Ops>};
+                                  &simd::applyBlocks<simd::Avx512Ops>,
+                                  &simd::gradientBlocks<simd::Avx512Ops, true>,
+                                  &simd::gradientBlocks<simd::Avx512Ops, false>};
 }  // namespace
 
 const PgsKernel* avx512PgsKernel() { return &kKernel; }

@@ -260,6 +260,127 @@ inline void applyLanes(const ContactBlock& c, const BlockVector& d, int lane, do
     S::storeBodies(outB, writeB, B);
 }
 
+/// APGD's step for lanes [lane, lane + S::kWidth): z = the full Jacobi value of each row at y
+/// (its PGS update before projection, all rows at the same velocities), γ' = Π(y + t (z − y))
+/// with the PGS projections, and the sums of BlockResidual. D⁻¹ g = y − z.
+template <class S, bool kCone, bool kRolling>
+inline void gradientLanes(const ContactBlock& c, const RollingBlock* roll, int lane,
+                          const double* bodies, const BlockSweep& s, int k, BlockResidual* res) {
+    using D = typename S::D;
+    const double* bodyA[S::kWidth];
+    const double* bodyB[S::kWidth];
+    for (int l = 0; l < S::kWidth; ++l) {
+        const int a = c.bodyA[lane + l], b = c.bodyB[lane + l];
+        bodyA[l] = bodies + kBodyStride * (a >= 0 ? a : -a - 1);
+        bodyB[l] = bodies + kBodyStride * (b >= 0 ? b : -b - 1);
+    }
+    D A[8], B[8];
+    S::loadBodies(bodyA, A);
+    S::loadBodies(bodyB, B);
+    const D t = S::splat(s.step), one = S::splat(1.0);
+    const BlockVector& prev = s.previous[k];
+    BlockVector& next = s.next[k];
+    D all = S::zero(), normalSum = S::zero(), squares = S::zero(), inner = S::zero(),
+      sigma = S::zero(), worst = S::zero();
+    // One row: its candidate, and its terms of the sums; D = weight, keep = 1 − Σ/D.
+    auto account = [&](D y, D z, D candidate, D weight, D keep, int row) {
+        const D d = candidate - y;
+        const D r = S::abs(d) * weight;
+        all = all + r;
+        worst = S::max(worst, r);
+        squares = S::mulAdd(d * d, weight, squares);
+        inner = S::mulAdd((y - z) * weight, candidate - S::load(prev.row[row] + lane), inner);
+        sigma = S::mulAdd((one - keep) * weight, d * d, sigma);
+        S::store(next.row[row] + lane, candidate);
+        return r;
+    };
+
+    const D nx = S::load(c.nx + lane), ny = S::load(c.ny + lane), nz = S::load(c.nz + lane);
+    const D dvx = B[0] - A[0], dvy = B[1] - A[1], dvz = B[2] - A[2];
+    const D un = S::mulAdd(nx, dvx, S::mulAdd(ny, dvy, nz * dvz));
+    const D y0 = S::load(c.normal + lane), keep0 = S::load(c.normalKeep + lane);
+    const D z0 = S::mulSub(S::load(c.normalGain + lane), un, S::mulAdd(keep0, y0, S::load(c.normalTarget + lane)));
+    const D normal = S::max(S::zero(), S::mulAdd(t, z0 - y0, y0));
+    normalSum = account(y0, z0, normal, S::load(c.normalD + lane), keep0, 0);
+
+    const D t1x = S::load(c.t1x + lane), t1y = S::load(c.t1y + lane), t1z = S::load(c.t1z + lane);
+    const D t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
+    const D ra = S::load(c.leverA + lane), rb = S::load(c.leverB + lane);
+    const D qx = rb * B[3] - ra * A[3], qy = rb * B[4] - ra * A[4], qz = rb * B[5] - ra * A[5];
+    const D u1 = S::mulAdd(t1x, dvx, S::mulAdd(t1y, dvy, S::mulAdd(t1z, dvz,
+                 S::mulAdd(t2x, qx, S::mulAdd(t2y, qy, t2z * qz)))));
+    const D u2 = S::mulAdd(t2x, dvx, S::mulAdd(t2y, dvy, S::mulAdd(t2z, dvz,
+                 S::mulSub(t1x, qx, S::mulSub(t1y, qy, -(t1z * qz))))));
+    const D keepT = S::load(c.frictionKeep + lane), gain = S::load(c.frictionGain + lane);
+    const D y1 = S::load(c.tangent1 + lane), y2 = S::load(c.tangent2 + lane);
+    const D z1 = S::mulSub(gain, u1, S::mulAdd(keepT, y1, S::load(c.frictionTarget1 + lane)));
+    const D z2 = S::mulSub(gain, u2, S::mulAdd(keepT, y2, S::load(c.frictionTarget2 + lane)));
+    D l1 = S::mulAdd(t, z1 - y1, y1), l2 = S::mulAdd(t, z2 - y2, y2);
+    const D limit = S::load(c.frictionLimit + lane) * normal;
+    if constexpr (kCone) {
+        const D m2 = S::mulAdd(l1, l1, l2 * l2);
+        const D f = S::selectGreater(m2, limit * limit, limit / S::sqrt(m2), one);
+        l1 = l1 * f;
+        l2 = l2 * f;
+    } else {
+        l1 = S::max(S::min(l1, limit), S::zero() - limit);
+        l2 = S::max(S::min(l2, limit), S::zero() - limit);
+    }
+    const D dt = S::load(c.frictionD + lane);
+    account(y1, z1, l1, dt, keepT, 1);
+    account(y2, z2, l2, dt, keepT, 2);
+
+    if constexpr (kRolling) {
+        const D wx = B[3] - A[3], wy = B[4] - A[4], wz = B[5] - A[5];
+        const D w[3] = {S::mulAdd(t1x, wx, S::mulAdd(t1y, wy, t1z * wz)),
+                        S::mulAdd(t2x, wx, S::mulAdd(t2y, wy, t2z * wz)),
+                        S::mulAdd(nx, wx, S::mulAdd(ny, wy, nz * wz))};
+        const D rk = S::load(roll->keep + lane), rg = S::load(roll->gain + lane);
+        D y[3], z[3], r[3];
+        for (int j = 0; j < 3; ++j) {
+            y[j] = S::load(roll->impulse[j] + lane);
+            z[j] = S::mulSub(rg, w[j], S::mulAdd(rk, y[j], S::load(roll->target[j] + lane)));
+            r[j] = S::mulAdd(t, z[j] - y[j], y[j]);
+        }
+        const D rl = S::load(roll->limit + lane) * normal;
+        if constexpr (kCone) {
+            const D m2 = S::mulAdd(r[0], r[0], r[1] * r[1]);
+            const D f = S::selectGreater(m2, rl * rl, rl / S::sqrt(m2), one);
+            r[0] = r[0] * f;
+            r[1] = r[1] * f;
+        } else {
+            r[0] = S::max(S::min(r[0], rl), S::zero() - rl);
+            r[1] = S::max(S::min(r[1], rl), S::zero() - rl);
+        }
+        r[2] = S::max(S::min(r[2], rl), S::zero() - rl);
+        const D dr = S::load(roll->d + lane);
+        for (int j = 0; j < 3; ++j) account(y[j], z[j], r[j], dr, rk, 3 + j);
+    }
+    const double scale = 1.0 / s.step;
+    res->all += scale * S::sum(all);
+    res->normal += scale * S::sum(normalSum);
+    const double m = scale * S::maxLane(worst);
+    res->max = res->max > m ? res->max : m;
+    res->squares += S::sum(squares);
+    res->inner += S::sum(inner);
+    res->sigma += S::sum(sigma);
+}
+
+template <class S, bool kCone>
+void gradientBlocks(const BlockSweep& s) {
+    for (int k = s.begin; k < s.end; ++k) {
+        BlockResidual* res = s.residual + k;
+        *res = BlockResidual{};
+        const bool rolling = s.rolling && s.hasRolling[k];
+        for (int lane = 0; lane < kBlockLanes; lane += S::kWidth) {
+            if (rolling)
+                gradientLanes<S, kCone, true>(s.blocks[k], s.rolling + k, lane, s.bodies, s, k, res);
+            else
+                gradientLanes<S, kCone, false>(s.blocks[k], nullptr, lane, s.bodies, s, k, res);
+        }
+    }
+}
+
 template <class S>
 void applyBlocks(const BlockSweep& s) {
     for (int k = s.begin; k < s.end; ++k) {

@@ -12,7 +12,9 @@ const PgsKernel& scalarPgsKernel() {
     static constexpr PgsKernel kernel{simd::ScalarOps::kName,
                                   &simd::sweepBlocks<simd::ScalarOps, true>,
                                   &simd::sweepBlocks<simd::ScalarOps, false>,
-                                  &simd::applyBlocks<simd::ScalarOps>};
+                                  &simd::applyBlocks<simd::ScalarOps>,
+                                  &simd::gradientBlocks<simd::ScalarOps, true>,
+                                  &simd::gradientBlocks<simd::ScalarOps, false>};
     return kernel;
 }
 

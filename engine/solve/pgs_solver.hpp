@@ -4,6 +4,7 @@
 
 #include "core/settings.hpp"
 #include "solve/contact_block.hpp"
+#include "solve/general_rows.hpp"
 #include "solve/pgs_kernel.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
@@ -75,6 +76,9 @@ private:
     void unpack(std::span<SolverContact> rows, int threads) const;
     template <bool kCone>
     PgsResult run(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);
+    /// APGD (pgs_apgd.cpp): Jacobi-preconditioned, backtracking, gradient restart.
+    template <bool kCone>
+    PgsResult runApgd(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);
     /// NNCG's body-space momentum after sweep k, on bodies [begin, end) (see BlockSweep).
     void moveBodies(std::span<SolverBody> bodies, int begin, int end, double beta, bool apply);
 
@@ -95,6 +99,12 @@ private:
     std::vector<BlockVector> m_direction, m_last;
     std::vector<std::array<double, 6>> m_generalDirection, m_generalLast, m_generalBefore;
     std::vector<std::array<double, 6>> m_bodyStart, m_bodyDirection;
+    // APGD state: γ_k, γ' and the impulses to apply, per block lane and per general row; the
+    // energy sum in fixed chunks of bodies; the Lipschitz estimate, kept between solves.
+    std::vector<BlockVector> m_previous, m_next, m_delta;
+    std::vector<std::array<double, 6>> m_generalPrevious, m_generalNext;
+    std::vector<double> m_chunkEnergy;
+    double m_lipschitz = 1.0;
     int m_rowsCounted = 0, m_normalRowsCounted = 0;
     PgsLayout m_layout;
 };
@@ -102,8 +112,5 @@ private:
 /// One-off solve with a temporary PgsSolver (tests, diagnostics).
 PgsResult solvePgs(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                    const PgsOptions& options);
-
-/// v += M⁻¹ Gᵀ λ for the multipliers the rows hold (the warm-start velocity step, Eq. 8).
-void applyRowImpulses(std::span<const SolverContact> rows, std::span<SolverBody> bodies);
 
 }  // namespace ndem

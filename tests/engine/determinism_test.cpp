@@ -50,7 +50,7 @@ TEST(Determinism, ThreadCountDoesNotChangeTheState) {
     auto run = [&](int threads) {
         s.threads = threads;
         World world = test::makeWorld(scenes::bed(600, 0.01, grain, s, 3));
-        for (int i = 0; i < 120; ++i) world.step();
+        for (int i = 0; i < 70; ++i) world.step();
         return stateHash(world.particles());
     };
     const std::uint64_t one = run(1);

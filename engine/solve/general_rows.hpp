@@ -1,0 +1,39 @@
+// The rows the SIMD blocks do not take — contacts of rigid aggregates (any lever, any inertia)
+// and those no colour could hold — swept one after the other with their full Jacobians.
+#pragma once
+
+#include "solve/solver_body.hpp"
+#include "solve/solver_contact.hpp"
+
+#include <array>
+#include <span>
+
+namespace ndem {
+
+/// Sums over rows of one pass (the block kernels keep the same per block, BlockResidual).
+struct RowSums {
+    double all = 0.0, normal = 0.0, max = 0.0;  ///< residual |Δλ_j| D_j: sum, normal rows, max
+    double squares = 0.0;  ///< NNCG: Σ (D_j Δλ_j)². APGD: ‖γ' − y‖²_D
+    double inner = 0.0;    ///< APGD: gᵀ(γ' − γ_k)
+    double sigma = 0.0;    ///< APGD: Σ_j (γ' − y)_j²
+};
+
+/// One PGS sweep over `rows` in order (servin-2014 App. B): cone or box friction; `measure`
+/// adds the residuals to `sums`.
+void sweepGeneralRows(std::span<SolverContact> rows, SolverBody* bodies, bool cone, bool measure,
+                      RowSums& sums);
+
+/// v += M⁻¹ Jᵀ d for one row's impulses d (normal in row units, times the Hertz scale).
+void applyGeneralImpulse(const SolverContact& row, const std::array<double, 6>& d,
+                         SolverBody* bodies);
+
+/// v += M⁻¹ Gᵀ λ for the multipliers the rows hold (the warm-start velocity step, Eq. 8).
+void applyRowImpulses(std::span<const SolverContact> rows, std::span<SolverBody> bodies);
+
+/// APGD's projected gradient step of the general rows (see BlockSweep::next): from the
+/// multipliers the rows hold, γ' = Π(y + step (z − y)) into `next`; bodies read only.
+void gradientGeneralRows(std::span<const SolverContact> rows, const SolverBody* bodies, bool cone,
+                         double step, std::span<const std::array<double, 6>> previous,
+                         std::span<std::array<double, 6>> next, RowSums& sums);
+
+}  // namespace ndem
