@@ -11,6 +11,8 @@ const char* const kStudioUsage = R"(usage: ndem-studio [SCENE] [--set key=value]
 
 Opens SCENE (default assets/scenes/silo-9d-live.json) in the NDEM Studio window and plays it.
   --set key=value        override any key of the scene file (see `ndem keys`)
+  --threads N            step with N threads, 1 to 1024 (default: every core; the
+                         Simulation panel changes it while running)
   --paused               open paused
   --size WxH             window size in pixels (default 1280x800)
   --screenshot FILE.png  save the window's viewport with its panels after --frames N drawn
@@ -92,6 +94,11 @@ std::optional<std::string> parseStudioOptions(const std::vector<std::string>& ar
             if (auto e = value(v)) return e;
             Expected<Override> o = parseOverride(v);
             if (!o) return "--set: " + o.error().message;
+            out.overrides.push_back(*o);
+        } else if (a == "--threads") {
+            if (auto e = value(v)) return e;
+            Expected<Override> o = parseThreadsFlag(v);
+            if (!o) return o.error().message;
             out.overrides.push_back(*o);
         } else if (a == "--screenshot") {
             if (auto e = value(out.screenshot)) return e;

@@ -10,10 +10,12 @@ namespace {
 const char* const kUsage = R"(usage: ndem <command> [options]
 
 commands:
-  run SCENE [--steps N | --time T] [--set key=value]... [--report FILE.json]
+  run SCENE [--steps N | --time T] [--set key=value]... [--threads N] [--report FILE.json]
             [--csv DIR] [--vtk DIR [--every K]] [--quiet]
         Simulate a scene file (assets/scenes/*.json). Without --steps or --time the scene's
         "duration" is simulated. --set overrides any key of the scene file (see `ndem keys`).
+        --threads N (1 to 1024) steps with N threads; left out, every core (the results are
+        the same bit for bit).
         --report writes settings, a StepStats summary and series, and the measurements;
         --csv writes every measurement table as CSV.
         --vtk writes ParaView files (particles, contact network, walls) every K steps.

@@ -81,6 +81,12 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOp
             auto parsed = parseOverride(*v);
             if (!parsed) return parsed.error().message;
             o.overrides.push_back(*parsed);
+        } else if (a == "--threads") {
+            auto v = value("--threads");
+            if (!v) return "--threads needs a value";
+            auto parsed = parseThreadsFlag(*v);
+            if (!parsed) return parsed.error().message;
+            o.overrides.push_back(*parsed);
         } else if (a == "--report") {
             auto v = value("--report");
             if (!v || v->empty()) return "--report needs a file name";

@@ -1,6 +1,7 @@
 #include "io/scene_file.hpp"
 
 #include "core/geometry_builders.hpp"
+#include "core/parallel.hpp"
 #include "core/radius_distribution.hpp"
 #include "core/random.hpp"
 #include "io/json_fields.hpp"
@@ -651,6 +652,16 @@ Expected<Override> parseOverride(const std::string& text) {
     if (eq == std::string::npos || eq == 0)
         return Error{"--set " + text + ": expected key=value"};
     return Override{text.substr(0, eq), text.substr(eq + 1)};
+}
+
+Expected<Override> parseThreadsFlag(const std::string& text) {
+    const bool digits = !text.empty() && text.size() <= 5 &&
+                        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const int n = digits ? std::stoi(text) : 0;
+    if (n < 1 || n > kMaxThreads)
+        return Error{"--threads " + text + ": expected a whole number of threads from 1 to " +
+                     std::to_string(kMaxThreads) + " (leave --threads out to use every core)"};
+    return Override{"threads", std::to_string(n)};
 }
 
 Expected<Scene> parseSceneText(const std::string& text, const std::string& source,

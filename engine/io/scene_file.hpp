@@ -21,6 +21,10 @@ struct Override {
 /// Splits "key=value"; the error names the text.
 Expected<Override> parseOverride(const std::string& text);
 
+/// `--threads N`: the setting `threads` for 1 <= N <= kMaxThreads. 0 is refused here although
+/// the setting takes it (every core): leaving the flag out says that.
+Expected<Override> parseThreadsFlag(const std::string& text);
+
 /// Reads, overrides and validates a scene. Errors are one line naming the file (or the --set
 /// override), the key and the value, e.g.
 ///   "assets/scenes/silo.json: settings.solver.iterations: must be >= 1 (got -3)".

@@ -148,6 +148,15 @@ TEST_F(Cli, UnknownOverrideKeyAndBadFlags) {
     expectBadInput("run", {"needs a scene file"});
 }
 
+TEST_F(Cli, ThreadsFlagTakesOneTo1024AndRefusesTheRest) {
+    const std::string f = scene("s.json", kScene);
+    for (const char* bad : {"0", "-1", "1025", "abc", "2.5", "99999999999999999999"})
+        expectBadInput("run " + f + " --threads " + bad, {std::string("--threads ") + bad, "1 to 1024"});
+    const Result r = run("run " + f + " --steps 3 --threads 2 --quiet --report " + report());
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(readFile(report()))["settings"]["threads"], 2);
+}
+
 TEST_F(Cli, EveryNeedsVtk) {
     const std::string f = scene("s.json", kScene);
     const Result r = run("run " + f + " --every 3");

@@ -10,10 +10,12 @@ TEST(StudioOptions, ReadsSceneOverridesAndTheUnattendedModes) {
     StudioOptions o;
     ASSERT_FALSE(parseStudioOptions({"a.json", "--set", "solver.iterations=50", "--record", "v.mp4",
                                      "--sim-seconds", "1.5", "--fps", "25", "--size", "800x600",
-                                     "--colour", "pressure", "--forces"},
+                                     "--colour", "pressure", "--forces", "--threads", "2"},
                                     o));
+    ASSERT_EQ(o.overrides.size(), 2u);
+    EXPECT_EQ(o.overrides[1].key, "threads");
+    EXPECT_EQ(o.overrides[1].value, "2");
     EXPECT_EQ(o.scene, "a.json");
-    ASSERT_EQ(o.overrides.size(), 1u);
     EXPECT_EQ(o.overrides[0].key, "solver.iterations");
     EXPECT_EQ(o.record, "v.mp4");
     EXPECT_DOUBLE_EQ(o.simSeconds, 1.5);
@@ -36,6 +38,11 @@ TEST(StudioOptions, RefusesBadValuesNamingFlagAndValue) {
     EXPECT_EQ(error({"--colour", "blue"}), "--colour: unknown mode 'blue'");
     EXPECT_EQ(error({"--record"}), "--record: needs a value");
     EXPECT_EQ(error({"--bogus"}), "unknown option '--bogus' (try --help)");
+    EXPECT_EQ(error({"--threads", "0"}),
+              "--threads 0: expected a whole number of threads from 1 to 1024 (leave --threads "
+              "out to use every core)");
+    EXPECT_NE(error({"--threads", "1025"}), "");
+    EXPECT_NE(error({"--threads", "-2"}), "");
     EXPECT_EQ(error({"a.json", "b.json"}), "unexpected argument 'b.json': only one scene file");
     EXPECT_EQ(error({"--screenshot", "a.png", "--record", "b.mp4"}), "--screenshot and --record: choose one");
 }
