@@ -162,6 +162,28 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
         timeSeries(world, steps, options.progress, "N_it = 200, 2 threads");
     settings.threads = 1;
 
+    // The accelerated methods on the same rows: their cost per iteration, the same slope
+    // between 50 and 200 iterations (validation solver-accuracy counts their iterations).
+    auto iterationCost = [&](SolverMethod method, const char* name) -> nlohmann::json {
+        StepSettings m = settings;
+        m.method = method;
+        SeriesMeans at[2];
+        for (int k = 0; k < 2; ++k) {
+            m.iterations = k == 0 ? 50 : 200;
+            if (auto e = world.applySettings(m)) return {{"error", e->message}};
+            at[k] = timeSeries(world, steps, options.progress,
+                               std::string(name) + ", N_it = " + std::to_string(m.iterations));
+        }
+        const double perContact = 0.5 * (at[0].contacts + at[1].contacts);
+        return {{"nsPerContactPerIteration",
+                 ratio((at[1].seconds.solve - at[0].seconds.solve) / 150.0, perContact) * 1e9},
+                {"rawNsPerContactPerIterationAt200",
+                 ratio(at[1].seconds.solve, 200.0 * at[1].contacts) * 1e9}};
+    };
+    nlohmann::json methods = {{"nncg", iterationCost(SolverMethod::Nncg, "NNCG")},
+                              {"apgd", iterationCost(SolverMethod::Apgd, "APGD")}};
+    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
+
     // Model reduction (model-reduction seed Sec. 6) on the same resting bed at the seed's
     // N_it = 150: resolved, then merged (untimed steps first: the bed merges within a few
     // steps), then with the trial split running its 50 sweeps of the resolved system each step.
@@ -233,6 +255,10 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
         {"parallelSpeedUp", ratio(at200.seconds.solve, at200Parallel.seconds.solve)},
         {"parallelSpeedUpStep", ratio(at200.seconds.total(), at200Parallel.seconds.total())},
         {"sweepsPerStep", {{"nit50", at50.iterations}, {"nit200", at200.iterations}}}};
+    for (auto& [name, m] : methods.items())
+        if (m.contains("nsPerContactPerIteration"))
+            m["overPgsSweep"] = m["nsPerContactPerIteration"].get<double>() / nsPerContactPerSweep;
+    out["methods"] = methods;
     out["collision"] = {{"nsPerParticle", ratio(collideSeconds, n) * 1e9},
                         {"nsPerContact", ratio(collideSeconds, contacts) * 1e9}};
     out["stepsPerSecond"] = {{"nit50", 1.0 / at50.seconds.total()},
