@@ -184,7 +184,7 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
                               {"apgd", iterationCost(SolverMethod::Apgd, "APGD")}};
     if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
 
-    // Model reduction (model-reduction seed Sec. 6) on the same resting bed at the seed's
+    // Model reduction (servin-wang Sec. 6) on the same resting bed at the paper's
     // N_it = 150: resolved, then merged (untimed steps first: the bed merges within a few
     // steps), then with the trial split running its 50 sweeps of the resolved system each step.
     settings.iterations = 150;
@@ -276,7 +276,7 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
         {"semiSmoothNsPerParticlePerStep", at50.seconds.total() / n * 1e9},
         {"simulatedSecondsPerWallSecond", {{"semiSmoothNit50", semiRate}, {"smooth", smoothRate}}},
         {"semiSmoothOverSmooth", semiRate / smoothRate}};
-    // The seed's model (Eq. 39) with the overhead δ measured here: t_mod over the resolved
+    // Servin & Wang's model (Eq. 39) with the overhead δ measured here: t_mod over the resolved
     // step. γ = 1/3 assumes N_it shrinks with the reduced system (equal error, 3D volume);
     // at a fixed N_it, as timed here, the solve shrinks only with the contacts (γ = 0).
     auto model = [](double h, double delta, double gamma) {

@@ -9,12 +9,12 @@ namespace ndem::scenes {
 
 /// Default grain of servin-2014 Sec. 4.2: d = 0.01 m, ρ = 2500 kg/m³, E = 5 MPa, μ = 0.7, e = 0.
 Material servinGrain();
-/// Grain of the warm-start seed, Table 1: ρ = 3700 kg/m³, E = 6 MPa, e = 0.18, μ = 0.91,
+/// Grain of wang-servin-berglund Table 1: ρ = 3700 kg/m³, E = 6 MPa, e = 0.18, μ = 0.91,
 /// μ_r = 0.32.
 Material warmStartGrain();
 
 /// A vertical column of n spheres of diameter d resting on a floor plane at z = 0, placed
-/// exactly touching (zero overlap) as in servin-2014 Sec. 4.2.1 and the warm-start seed 4.1.
+/// exactly touching (zero overlap) as in servin-2014 Sec. 4.2.1 and wang-servin-berglund Sec. 4.1.
 Scene column(int n, double diameter, const Material& material, const StepSettings& settings);
 
 /// Analytic Hertz overlaps of such a column at rest: element k is the overlap of the contact

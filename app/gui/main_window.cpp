@@ -191,7 +191,7 @@ void MainWindow::buildMenus() {
         QMessageBox::about(this, "About NDEM Studio",
                            "NDEM Studio " NDEM_STUDIO_VERSION "\nNonsmooth discrete element "
                            "simulation of granular matter: semi-smooth SPOOK, nonsmooth and smooth "
-                           "DEM, with the seed papers' test systems.");
+                           "DEM, with the test systems of the papers it implements.");
     });
 }
 

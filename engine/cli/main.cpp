@@ -23,7 +23,7 @@ commands:
         Run every combination of the listed values (in parallel), write summary.csv, one CSV
         per measurement with all runs, and PNG plots of every figure against the first key.
   validate [--quick] [--case ID] [--out DIR] [--jobs N] [--assemble]
-        Reproduce the seed papers' test systems and write a Markdown report with tables and
+        Reproduce the papers' test systems and write a Markdown report with tables and
         plots (docs/validation/; --quick: small systems, trend checks, ~10 min). --case runs
         one case and keeps the others' sections; --assemble only rebuilds the README (with
         docs/validation/findings/) from the sections already there.

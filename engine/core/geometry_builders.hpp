@@ -8,7 +8,7 @@
 
 namespace ndem {
 
-/// A rotating drum (servin-2014 Sec. 4.2.2; warm-start and model-reduction seeds): the inside
+/// A rotating drum (servin-2014 Sec. 4.2.2; wang-servin-berglund; servin-wang): the inside
 /// of a cylinder, two end caps, and a saw-tooth lining of `teeth` teeth (height, attack angle)
 /// that together cover the circumference. Everything rotates at `speed` about the axis.
 struct DrumSpec {
@@ -22,7 +22,7 @@ struct DrumSpec {
     double toothHeight = 0.012;     ///< (m)
     double attackAngle = 50.0;      ///< angle of the leading face to the wall (degrees)
     MaterialId material = 0;        ///< shell and teeth
-    MaterialId capMaterial = 0;     ///< end caps (the seeds' caps are frictionless)
+    MaterialId capMaterial = 0;     ///< end caps (servin-wang's caps are frictionless)
 };
 
 /// Appends the drum's walls (cylinder, two caps, tooth mesh) and its mesh.

@@ -35,7 +35,7 @@ struct StepStats {
     double kineticEnergy = 0.0;   ///< translational + rotational, dynamic particles (J)
     double meanOverlap = 0.0;     ///< ⟨ε_c⟩ = ⟨δ/d⟩ over touching contacts (–)
     double maxOverlap = 0.0;      ///< max δ/d (–)
-    // Model reduction (model-reduction seed): h = 1 − Ñ_p / N_p with Ñ_p the free particles
+    // Model reduction (servin-wang): h = 1 − Ñ_p / N_p with Ñ_p the free particles
     // plus the aggregates.
     bool reductionEnabled = false;  ///< reduction on in this step (enabled, t ≥ reduction.from)
     double reductionLevel = 0.0;  ///< h (–)

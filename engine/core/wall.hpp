@@ -20,7 +20,7 @@ enum class WallShape : std::uint8_t {
 /// Stress control of a wall (triaxial cell): each step the wall moves along `direction` (into
 /// the material) at gain × (σ A − R), R the force the particles push it back with, so that it
 /// settles where the particles carry the target stress σ over the area A. The wall stays
-/// kinematic: a controller, not a motor with mass (the warm-start seed's walls have 100 kg).
+/// kinematic: a controller, not a motor with mass (wang-servin-berglund's walls have 100 kg).
 struct ServoControl {
     bool active = false;
     Vec3 direction = Vec3::Zero();  ///< unit, pointing into the sample (world)

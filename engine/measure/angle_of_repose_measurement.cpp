@@ -1,5 +1,5 @@
 // Static angle of repose of a pile: a conical pile around a vertical axis, or an elongated pile
-// along x such as the one on the conveyor of the model-reduction seed (Sec. 4: "the average
+// along x such as the one on the conveyor of servin-wang (Sec. 4: "the average
 // inclination of the pile surface defined by the surface particles in the mid section of the
 // conveyor, neglecting particles resting directly on the conveyor surface").
 #include "core/world.hpp"

@@ -90,7 +90,7 @@ public:
         }
         // p0 of Fig. 4 is the pressure at zero height: the lowest two slices, as the floor
         // layer alone is ordered by the flat floor and noisier.
-        // The seed does not say whether its "pressure" is tr σ/3 or the vertical stress that
+        // servin-2014 does not say whether its "pressure" is tr σ/3 or the vertical stress that
         // Janssen's law is about, so both are reported.
         const std::vector<double>& pressure = profile["pressure"];
         const std::vector<double>& vertical = profile["sigmaZZ"];

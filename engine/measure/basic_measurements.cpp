@@ -165,7 +165,7 @@ private:
 };
 
 /// Height of a vertical column resting on a plane against the Hertz prediction, and the
-/// column-height error ε_l = (l − l_Nit)/l of the warm-start seed (Eq. 12).
+/// column-height error ε_l = (l − l_Nit)/l of wang-servin-berglund (Eq. 12).
 class ColumnHeightMeasurement final : public Measurement {
 public:
     std::string name() const override { return "columnHeight"; }
@@ -278,7 +278,7 @@ extern const MeasurementFactory kWallForceMeasurement{
 
 extern const MeasurementFactory kColumnHeightMeasurement{
     "columnHeight",
-    "height of a resting column against Hertz theory: eps_l (warm-start seed Eq. 12)",
+    "height of a resting column against Hertz theory: eps_l (wang-servin-berglund Eq. 12)",
     {},
     [](const MeasurementRequest&, const World& w) -> Expected<std::unique_ptr<Measurement>> {
         if (w.walls().empty()) return Error{"measurement 'columnHeight': the scene has no wall"};

@@ -1,6 +1,7 @@
-// Flow in a rotating drum: the plug zone that co-rotates with the wall (warm-start seed Sec. 4.3,
-// Eq. 14), the dynamic angle of repose from the centre of mass, and the velocity profile across
-// the flow along z' perpendicular to the free surface (servin-2014 Sec. 5.2, Fig. 8–9).
+// Flow in a rotating drum: the plug zone that co-rotates with the wall (wang-servin-berglund
+// Sec. 4.3, Eq. 14), the dynamic angle of repose from the centre of mass, and the velocity
+// profile across the flow along z' perpendicular to the free surface (servin-2014 Sec. 5.2,
+// Fig. 8–9).
 #include "core/world.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
@@ -72,7 +73,7 @@ public:
         if (m_inside.empty()) return;
         diameter /= m_inside.size();
 
-        // Dynamic angle θ' (warm-start seed Sec. 4.3): where the centre of mass sits off the
+        // Dynamic angle θ' (wang-servin-berglund Sec. 4.3): where the centre of mass sits off the
         // vertical through the axis. Tracking the surface instead was found less robust there.
         Vec3 offset = moment / mass - centre;
         offset -= offset.dot(axis) * axis;
@@ -99,7 +100,7 @@ public:
         m_series["plugFraction"].push_back(plugFraction);
         m_series["dynamicAngle"].push_back(angle * kDegrees);
         m_fill.push_back(volume / (std::numbers::pi * radius * radius * drum.height));
-        // Fr = DΩ²/2g (warm-start seed Sec. 4.3) with the full gravity, not a ramp's value.
+        // Fr = DΩ²/2g (wang-servin-berglund Sec. 4.3) with the full gravity, not a ramp's value.
         m_froude = 2.0 * radius * spin * spin / (2.0 * world.settings().gravity.norm());
     }
 

@@ -1,4 +1,4 @@
-// Inclination of the top surface of a collapsing granular block (model-reduction seed Sec. 4,
+// Inclination of the top surface of a collapsing granular block (servin-wang Sec. 4,
 // Fig. 10): "the plane defined by the particles on the top surface of the granular cube,
 // discarding any particles that disconnect from the main contact network".
 #include "core/world.hpp"
@@ -92,7 +92,7 @@ public:
             std::sort(m_tracked.begin(), m_tracked.end());
         }
         if (tracking) {
-            // The seed's plane: the grains that formed the top surface when tracking began,
+            // Servin & Wang's plane: the grains that formed the top surface when tracking began,
             // wherever they are now (those still in the main network and the region).
             for (size_t k = 0; k < m_candidates.size(); ++k)
                 if (std::binary_search(m_tracked.begin(), m_tracked.end(), m_candidateIds[k]))

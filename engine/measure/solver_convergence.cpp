@@ -1,5 +1,5 @@
 // Convergence of the PGS on a real step of the simulation: residual and multiplier error per
-// sweep (warm-start seed Eq. 13, Fig. 4, 7, 8), from World's solver probe.
+// sweep (wang-servin-berglund Eq. 13, Fig. 4, 7, 8), from World's solver probe.
 #include "core/world.hpp"
 #include "measure/measurements.hpp"
 
@@ -79,7 +79,8 @@ private:
 
 extern const MeasurementFactory kSolverConvergenceMeasurement{
     "solverConvergence",
-    "PGS residual and multiplier error per sweep on the step at time `at` (warm-start seed Eq. 13)",
+    "PGS residual and multiplier error per sweep on the step at time `at` "
+    "(wang-servin-berglund Eq. 13)",
     {{"at", MeasurementParameter::Number, "simulated time of the probed step (s, default 0)"},
      {"reference", MeasurementParameter::Whole, "sweeps of the reference solve (default 500)"},
      {"iterations", MeasurementParameter::Whole, "sweeps recorded (default: reference)"}},

@@ -1,4 +1,4 @@
-// Rigid aggregates (model-reduction seed Sec. 2.4): a set of particles that co-move as one
+// Rigid aggregates (servin-wang Sec. 2.4): a set of particles that co-move as one
 // rigid body. Members keep their spheres for collision but carry no forces of their own.
 #pragma once
 
@@ -50,7 +50,7 @@ struct Aggregate {
 /// Forms an aggregate from particles (storage indices) by Eq. 6–10, with one addition: each
 /// member's own rotational inertia (2/5 m r², and its spin in the angular momentum) enters
 /// I_A and ω_A, so that merging conserves angular momentum exactly and a pair of spheres
-/// has a regular inertia tensor. The seed's Eq. 9–10 treat members as point masses.
+/// has a regular inertia tensor. servin-wang Eq. 9–10 treat members as point masses.
 Aggregate formAggregate(std::span<const Index> members, const ParticleStore& p);
 
 /// Places the members by the aggregate's pose and gives them its velocity field

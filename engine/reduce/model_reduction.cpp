@@ -23,7 +23,7 @@ Vec3 relativeSpin(const ParticleStore& p, const ContactSet& c, size_t i) {
     return wb - p.angularVelocity[c.bodyA[i]];
 }
 
-/// Largest component of w in the contact frame: the seed tests G_r v component-wise.
+/// Largest component of w in the contact frame: servin-wang tests G_r v component-wise.
 double largestComponent(const Vec3& w, const Vec3& n) {
     Vec3 t1, t2;
     tangentFrame(n, t1, t2);
@@ -78,7 +78,7 @@ void markOutOfBalance(const ParticleStore& p, const ContactSet& c, const TrialSo
         const bool forceOut = r.trialForce > 0.0 && scale > 0.0 &&
                               (external + contact).norm() >= r.trialForce * scale;
         // No external torque acts on a sphere, so Eq. 36 reads |τ_c| / |τ_c|: any contact
-        // torque fails a bound below 1 (hence the seed's ξ_τ = ∞).
+        // torque fails a bound below 1 (hence servin-wang's ξ_τ = ∞).
         const double torque = trial.torque[i].norm();
         const bool torqueOut = r.trialTorque > 0.0 && torque > 0.0 && torque >= r.trialTorque * torque;
         if (forceOut || torqueOut) mark(static_cast<Index>(i));

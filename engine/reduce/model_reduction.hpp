@@ -1,4 +1,4 @@
-// Adaptive model reduction (model-reduction seed Sec. 3, Algorithm 1): particles that co-move
+// Adaptive model reduction (servin-wang Sec. 3, Algorithm 1): particles that co-move
 // merge into rigid aggregates after the continuous solve, and aggregates split before the
 // impact stage where contacts report impacts or sliding, or where a split sensor reaches.
 #pragma once
@@ -25,7 +25,7 @@ public:
     const std::vector<Aggregate>& aggregates() const { return m_aggregates; }
     int aggregateCount() const { return m_alive; }
     int memberCount() const { return m_members; }
-    /// h = 1 − Ñ_p / N_p, Ñ_p = free particles + aggregates (the seed's reduction level).
+    /// h = 1 − Ñ_p / N_p, Ñ_p = free particles + aggregates (servin-wang's reduction level).
     double reductionLevel(size_t particles) const;
 
     /// Frees every member (reduction switched off). Velocities stay co-moved: nothing jumps.
@@ -49,7 +49,7 @@ public:
     void loadBodies(const ParticleStore& p, std::vector<SolverBody>& bodies);
     /// Which solver body carries each particle's contacts (valid after loadBodies).
     BodyMap map() const { return BodyMap{m_body, m_offset}; }
-    /// The gyroscopic term ω ← ω − h I⁻¹ (ω × I ω) of each free aggregate (the seed's Ṁẋ).
+    /// The gyroscopic term ω ← ω − h I⁻¹ (ω × I ω) of each free aggregate (servin-wang's Ṁẋ).
     void applyGyroscopic(std::vector<SolverBody>& bodies, double h) const;
     /// Aggregate velocities from the solve; members co-move (Algorithm 1 line 12).
     void storeBodies(std::span<const SolverBody> bodies, ParticleStore& p,

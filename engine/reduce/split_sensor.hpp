@@ -1,4 +1,4 @@
-// Split sensors (model-reduction seed Sec. 3.2.3): physically transparent shapes that free
+// Split sensors (servin-wang Sec. 3.2.3): physically transparent shapes that free
 // every aggregate member they overlap. They never make a contact force.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The background trial solve of the trial-split method (model-reduction seed Sec. 3.2.2):
+// The background trial solve of the trial-split method (servin-wang Sec. 3.2.2):
 // a few PGS sweeps of the fully resolved continuous problem, every member a free grain.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Which solver body carries each particle's contacts: the particle itself, or the rigid
-// aggregate it co-moves with (model reduction, model-reduction seed Sec. 2.4).
+// aggregate it co-moves with (model reduction, servin-wang Sec. 2.4).
 #pragma once
 
 #include "collide/contact_set.hpp"

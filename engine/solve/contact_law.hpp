@@ -1,5 +1,5 @@
 // Maps material parameters to the normal contact law of one contact (servin-2014 Sec. 2.2,
-// 2.4; warm-start seed Eq. 33–34). Shared by the NDEM rows, model-based warm starting, the
+// 2.4; wang-servin-berglund Eq. 33–34). Shared by the NDEM rows, model-based warm starting, the
 // smooth DEM stepper and the smooth-DEM stability limit.
 #pragma once
 

@@ -71,9 +71,9 @@ void warmStartRows(std::span<SolverContact> rows, const ContactSet& c,
                                             c.effectiveDiameter[i], c.diameter[i],
                                             s.referenceOverlap);
             // The contact force of the law at the current overlap, f = k δ^{2e_H−1}, as the
-            // row's multiplier λ = h f / s. (The seed's Eq. 9 writes e_H h k δ^{e_H}, which is
-            // this with s = e_H δ^{e_H−1} up to a factor e_H²; the form here starts a resting
-            // contact exactly at its solution.)
+            // row's multiplier λ = h f / s. (wang-servin-berglund Eq. 9 writes e_H h k δ^{e_H},
+            // which is this with s = e_H δ^{e_H−1} up to a factor e_H²; the form here starts a
+            // resting contact exactly at its solution.)
             if (s.warmStartNormal && !hard)
                 r.lambda[0] = h * law.stiffness *
                               law.forcePower(std::max(c.overlap[i], 0.0)) /

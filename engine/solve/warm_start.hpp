@@ -1,4 +1,4 @@
-// Initial multipliers for the continuous PGS (warm-start seed Sec. 3).
+// Initial multipliers for the continuous PGS (wang-servin-berglund Sec. 3).
 #pragma once
 
 #include "solve/body_map.hpp"

@@ -126,7 +126,8 @@ TEST(DrumMeasurement, PlugFractionCountsOnlyTheCoRotatingParticles) {
     EXPECT_GE(sliding, 2);
     EXPECT_GE(rigid, 5);
 
-    // The sliders stay out even under a threshold far above the seed's 0.15 (their v_r ≥ 2).
+    // The sliders stay out even under a threshold far above wang-servin-berglund's 0.15 (their
+    // v_r ≥ 2).
     MeasurementRequest loose;
     loose.numbers = {{"threshold", 1.9}};
     EXPECT_DOUBLE_EQ(measureOnce(world, loose).scalars.at("plugFraction"),
@@ -134,7 +135,7 @@ TEST(DrumMeasurement, PlugFractionCountsOnlyTheCoRotatingParticles) {
 }
 
 TEST(DrumMeasurement, ToothedDrumHalfFullRollsWithinAPlausibleBand) {
-    // A sanity band, not a reproduction of the seeds' drums: Fr = DΩ²/2g ≈ 0.01 is the
+    // A sanity band, not a reproduction of the papers' drums: Fr = DΩ²/2g ≈ 0.01 is the
     // rolling regime, where the surface stands well above horizontal and part of the
     // material co-rotates.
     Scene scene;

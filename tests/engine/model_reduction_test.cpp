@@ -1,4 +1,4 @@
-// Adaptive model reduction (model-reduction seed Sec. 2.4 and 3): aggregates conserve what
+// Adaptive model reduction (servin-wang Sec. 2.4 and 3): aggregates conserve what
 // they must, a resting bed merges, an impact splits only its neighbourhood, and a split
 // sensor frees exactly the members it overlaps.
 #include "bench_scenes.hpp"

@@ -143,7 +143,7 @@ double angleAfterFillingTheTop(double track) {
 
 TEST(SlopeAngle, TrackedSurfaceGrainsKeepTheirPlaneWhenBuriedUnderALevelLayer) {
     // Untracked, the plane is the new level top; tracked from the first step, it stays the
-    // tilted layer of grains that was the surface then (the model-reduction seed's method).
+    // tilted layer of grains that was the surface then (servin-wang's method).
     EXPECT_LT(angleAfterFillingTheTop(-1.0), 3.0);
     EXPECT_NEAR(angleAfterFillingTheTop(0.0), 20.0, 1.0);
 }

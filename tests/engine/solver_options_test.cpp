@@ -13,7 +13,7 @@ constexpr double kD = 0.01;
 
 TEST(ContactLaw, LinearLawGivesOverlapWeightOverStiffness) {
     Material grain = scenes::servinGrain();
-    grain.linearStiffness = 3000.0;  // model-reduction seed, Table 1
+    grain.linearStiffness = 3000.0;  // servin-wang, Table 1
     grain.damping = 0.01;
     StepSettings s;
     s.timeStep = 1e-3;

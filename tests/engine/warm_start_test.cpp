@@ -1,4 +1,4 @@
-// Warm-start seed Sec. 4.1, Fig. 3: a 1D column of 50 spheres reaches a column-height error
+// wang-servin-berglund Sec. 4.1, Fig. 3: a 1D column of 50 spheres reaches a column-height error
 // ε_l < 1 % with at least 2× fewer PGS iterations when warm started.
 #include "bench_scenes.hpp"
 #include "test_util.hpp"
@@ -51,7 +51,7 @@ TEST(WarmStart, ColumnNeedsAtLeastTwiceFewerIterationsForOnePercentHeightError) 
 }
 
 TEST(WarmStart, WithoutTheVelocityStepWarmStartingIsWorseThanCold) {
-    // Warm-start seed Sec. 4.2: "If the warm start velocity is not applied the result is
+    // wang-servin-berglund Sec. 4.2: "If the warm start velocity is not applied the result is
     // worse than cold starting."
     const int cold = requiredIterations(Start::Cold, 0.01);
     const int withoutStep = requiredIterations(Start::WarmWithoutVelocityStep, 0.01);

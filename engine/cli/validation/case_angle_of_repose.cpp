@@ -1,4 +1,4 @@
-// Model-reduction seed Sec. 4, Table 1 and 3: the static angle of repose of a pile and of the
+// servin-wang Sec. 4, Table 1 and 3: the static angle of repose of a pile and of the
 // pile on a conveyor is about 40° (40.3–41.5° in Table 3) with Table 1's parameters.
 #include "validation.hpp"
 
@@ -8,7 +8,7 @@ namespace ndem::cli::validation {
 
 namespace {
 
-/// Table 1 of the model-reduction seed on top of a scene built with other grains.
+/// Table 1 of servin-wang on top of a scene built with other grains.
 std::vector<Override> tableOne(int iterations) {
     return {{"contact.law", "linear"},
             {"materials.grain.linearStiffness", "3000"},
@@ -24,7 +24,7 @@ CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "angle-of-repose";
     report.title = "Static angle of repose of a pile and of the conveyor pile";
-    report.source = "model-reduction seed Sec. 4, Table 1, Table 3 (θ_conv = 41.5 ± 0.7° at "
+    report.source = "servin-wang Sec. 4, Table 1, Table 3 (θ_conv = 41.5 ± 0.7° at "
                     "N_it = 500, 40.6 ± 0.5° at 150); issue: 40 ± 3°";
     const int grains = ctx.quick() ? 800 : 3363;
     report.method = "Pile: `assets/scenes/pile.json` (" + std::to_string(grains) +

@@ -1,4 +1,4 @@
-// Model-reduction seed Sec. 4–5, Fig. 9–10, Table 3: a granular cube released on one side
+// servin-wang Sec. 4–5, Fig. 9–10, Table 3: a granular cube released on one side
 // collapses into a semi-pile of 36° (N_it = 500) or 30° (N_it = 150).
 #include "validation.hpp"
 
@@ -12,13 +12,14 @@ CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "collapse";
     report.title = "Granular collapse";
-    report.source = "model-reduction seed Sec. 4–5, Fig. 9–10, Table 3 (θ_collapse = 36° at "
+    report.source = "servin-wang Sec. 4–5, Fig. 9–10, Table 3 (θ_collapse = 36° at "
                     "N_it = 500, 30° at 150)";
     report.method = "`assets/scenes/collapse.json`: 4000 bi-disperse grains poured into a 15 d "
                     "cube with frictionless walls, at rest by 4 s, the +x wall removed at 4 s; the "
                     "angle of the plane fitted to the grains that formed the top surface at the "
-                    "release (the seed's red grains; those still in the main contact cluster), "
-                    "2 s after release (t = 2 s in the seed). Table 1 parameters (linear, k_n = 3 kN/m).";
+                    "release (Servin & Wang's red grains; those still in the main contact "
+                    "cluster), 2 s after release (t = 2 s in the paper). Table 1 parameters "
+                    "(linear, k_n = 3 kN/m).";
     // Quick: fewer grains in a narrower box keep the block's aspect ratio (a 1500-grain layer in
     // the 15 d box is so shallow that most of its top never moves and the fitted plane stays flat).
     const std::vector<Override> quickBox = {

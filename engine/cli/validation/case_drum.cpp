@@ -1,6 +1,6 @@
-// Warm-start seed Sec. 4.3, Fig. 12–13: a slowly rotating drum (Ω = 0.25 rad/s) has a plug zone
-// co-rotating with the wall (58 ± 5 % of the grains at N_it = 500) and a dynamic angle of repose
-// near 48°; with N_it = 10 both drop.
+// wang-servin-berglund Sec. 4.3, Fig. 12–13: a slowly rotating drum (Ω = 0.25 rad/s) has a plug
+// zone co-rotating with the wall (58 ± 5 % of the grains at N_it = 500) and a dynamic angle of
+// repose near 48°; with N_it = 10 both drop.
 #include "validation.hpp"
 
 #include <cmath>
@@ -13,7 +13,7 @@ CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "drum";
     report.title = "Rotating drum: plug zone and dynamic angle of repose";
-    report.source = "warm-start seed Sec. 4.3, Fig. 11–13; model-reduction seed Table 3";
+    report.source = "wang-servin-berglund Sec. 4.3, Fig. 11–13; servin-wang Table 3";
     std::vector<Override> size;
     const int high = ctx.quick() ? 100 : 500;
     if (ctx.quick()) {
@@ -29,7 +29,7 @@ CaseReport run(const Context& ctx) {
     }
     report.method += "run 12 s from the settled lattice, averaged over 6–12 s (the flow is "
                      "stationary after ~4 s). Plug zone: v_r = |v − Ω × r|/(RΩ) ≤ 0.15. Dynamic "
-                     "angle from the centre of mass offset (the seed's method).";
+                     "angle from the centre of mass offset (the method of wang-servin-berglund).";
     std::vector<RunSpec> specs;
     for (int it : {high, 10})
         for (const char* warm : {"false", "true"}) {
@@ -41,12 +41,12 @@ CaseReport run(const Context& ctx) {
             specs.push_back(s);
         }
     if (!ctx.quick()) {
-        // Does the plug zone depend on the end caps? The seeds do not say whether theirs were
+        // Does the plug zone depend on the end caps? The papers do not say whether theirs were
         // frictional; this run gives the caps the grains' friction and rolling resistance.
         RunSpec s = specs[0];
         s.overrides.push_back({"walls.drum.capMaterial", "grain"});
         specs.push_back(s);
-        // The model-reduction seed's drum (Table 1, Table 3): Ω = 0.5 rad/s, linear contacts.
+        // The servin-wang drum (Table 1, Table 3): Ω = 0.5 rad/s, linear contacts.
         RunSpec mr = specs[0];
         mr.overrides.push_back({"walls.drum.speed", "0.5"});
         mr.overrides.push_back({"contact.law", "linear"});

@@ -75,7 +75,7 @@ CaseReport run(const Context& ctx) {
                                  heightRatio < 0.95 ? "compressed" : "differs", heightRatio < 0.95});
     }
     if (!ctx.quick()) {
-        // Fig. 4's p0, read as tr σ/3 and as the vertical stress σ_zz (the seed does not say).
+        // Fig. 4's p0, read as tr σ/3 and as the vertical stress σ_zz (servin-2014 does not say).
         for (const char* key : {"pressureAtBottom", "sigmaZZAtBottom"}) {
             const double p0 = runs[0].scalar("axisPressure", key);
             const bool ok = std::abs(p0 - 990.0) / 990.0 < 0.25;

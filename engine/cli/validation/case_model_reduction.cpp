@@ -1,4 +1,4 @@
-// Model-reduction seed Sec. 4–6, Table 3, Fig. 11–12: adaptive model reduction keeps the
+// servin-wang Sec. 4–6, Table 3, Fig. 11–12: adaptive model reduction keeps the
 // physics of the fully resolved reference (angles of repose) while most grains ride in rigid
 // aggregates (reduction level h), and the step gets cheaper.
 #include "validation.hpp"
@@ -10,7 +10,7 @@ namespace ndem::cli::validation {
 
 namespace {
 
-/// Table 1 of the model-reduction seed (as the angle-of-repose case uses it).
+/// Table 1 of servin-wang (as the angle-of-repose case uses it).
 std::vector<Override> tableOne(int iterations) {
     return {{"contact.law", "linear"},
             {"materials.grain.linearStiffness", "3000"},
@@ -28,7 +28,7 @@ std::vector<Override> with(std::vector<Override> base, std::initializer_list<Ove
 }
 
 const Override kReduced{"reduction.enabled", "true"};
-// The seed's trial split, tr-150-50-f: 50 background sweeps, force test ξ_f = 0.15.
+// Servin & Wang's trial split, tr-150-50-f: 50 background sweeps, force test ξ_f = 0.15.
 const Override kTrial{"reduction.split.trial", "true"};
 // Sensor split in the drum, "placed around the estimated lift height": the quadrant above the
 // axis on the rising side (the drum turns about +y, so that is −x), reaching past the shell.
@@ -37,7 +37,7 @@ const Override kTrial{"reduction.split.trial", "true"};
 const Override kDrumLiftSensor{"sensors",
                                R"([{"name": "lift", "type": "box", "position": [-0.14, 0, 0.14],
                                 "halfExtents": [0.14, 0.06, 0.14]}])"};
-// The seed establishes the drum's flow resolved and lets the collapse's grains come to rest
+// Servin & Wang establish the drum's flow resolved and let the collapse's grains come to rest
 // before it reduces: a bed merged while it still turns as a solid never starts to flow.
 const Override kDrumReducedFrom{"reduction.from", "4"};
 const Override kCollapseReducedFrom{"reduction.from", "3.5"};
@@ -130,7 +130,7 @@ CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "model-reduction";
     report.title = "Adaptive model reduction: reduction level, angles of repose, speed-up";
-    report.source = "model-reduction seed Sec. 4–6, Table 2–3, Fig. 11–12, Eq. 39";
+    report.source = "servin-wang Sec. 4–6, Table 2–3, Fig. 11–12, Eq. 39";
     const int grains = ctx.quick() ? 600 : 3363;
     const double emitTime = grains / 300.0;
     report.method =
@@ -148,11 +148,12 @@ CaseReport run(const Context& ctx) {
         report.method +=
             " Conveyor: `assets/scenes/conveyor.json`, N_it = 150, reference vs contact + sensor "
             "split (cs-150, a sensor over the discharge end), cs-50 for equal accuracy, and the "
-            "reference at N_it = 500 (the seed's ref-500); h and step times averaged over 14–40 s, "
-            "the angle too, with its standard error from four 6.5 s blocks. Drum: the model-reduction seed's drum (Ω = 0.5 rad/s, "
+            "reference at N_it = 500 (the paper's ref-500); h and step times averaged over "
+            "14–40 s, the angle too, with its standard error from four 6.5 s blocks. Drum: the "
+            "servin-wang drum (Ω = 0.5 rad/s, "
             "linear k_n = 3 kN/m), reference N_it = 500 vs contact + sensor split (a box over the "
             "rising side above the axis) and trial split (tr-150-50-f), reduction from 4 s (after "
-            "the flow is established, as in the seed), 12 s, averaged over 6–12 s. Collapse: "
+            "the flow is established, as in the paper), 12 s, averaged over 6–12 s. Collapse: "
             "`assets/scenes/collapse.json`, reference N_it = 500 vs trial split at 150, reduction "
             "from 3.5 s (the grains at rest, before the release at 4 s).";
     std::vector<RunSpec> specs;
@@ -191,7 +192,7 @@ CaseReport run(const Context& ctx) {
         specs.push_back({"assets/scenes/collapse.json",
                          {{"solver.iterations", "150"}, kReduced, kCollapseReducedFrom, kTrial},
                          std::nullopt});
-        // The seed's own Table 2 (no rolling split) on the pile and the drum, and the conveyor
+        // The paper's own Table 2 (no rolling split) on the pile and the drum, and the conveyor
         // reduced at a third of the sweeps (equal accuracy, Eq. 38–39).
         RunSpec pileTable2 = pile;
         pileTable2.overrides.push_back(kTable2Rolling);
@@ -206,7 +207,7 @@ CaseReport run(const Context& ctx) {
         specs.push_back({"assets/scenes/conveyor.json",
                          with(tableOne(50), {kReduced, kConveyorSensor, kConveyorDuration}),
                          std::nullopt});
-        // The seed's ref-500: a reference whose ridge does not creep under an unconverged solve.
+        // The paper's ref-500: a reference whose ridge does not creep under an unconverged solve.
         // Four times the others' cost, so it starts first.
         specs.push_back({"assets/scenes/conveyor.json", with(tableOne(500), {kConveyorDuration}),
                          std::nullopt, true});
@@ -335,10 +336,10 @@ CaseReport run(const Context& ctx) {
              asAccurate && equalSpeedUp >= 5.0 ? "reproduced" : "differs",
              asAccurate && equalSpeedUp >= 5.0});
 
-        // The drum. The seed's contact + sensor drum is overly rigid ("high lifting of material",
+        // The drum. The paper's contact + sensor drum is overly rigid ("high lifting of material",
         // 5° above its reference) at h = 70 ± 10 % (50–75 % over time); its trial split keeps
         // the reference's angle. Both are checked against our own reference (its angle is a
-        // drum-case finding), with the seed's offsets.
+        // drum-case finding), with the paper's offsets.
         auto drumAngle = [&](size_t i) { return runs[i].scalar("drum", "dynamicAngle"); };
         const double ref = drumAngle(kDrumResolved);
         report.checks.push_back(
@@ -365,7 +366,7 @@ CaseReport run(const Context& ctx) {
         const double collapseRef = runs[kCollapseResolved].scalar("slopeAngle", "finalAngle");
         const double collapseTrial = runs[kCollapseTrial].scalar("slopeAngle", "finalAngle");
         report.checks.push_back(
-            {"collapse, trial split − reference (N_it = 500)", "within 3° (seed: 37.5° vs 36.2°)",
+            {"collapse, trial split − reference (N_it = 500)", "within 3° (paper: 37.5° vs 36.2°)",
              num(collapseTrial, 3) + "° vs " + num(collapseRef, 3) + "°",
              std::abs(collapseTrial - collapseRef) <= 3.0 ? "reproduced" : "differs",
              std::abs(collapseTrial - collapseRef) <= 3.0});

@@ -1,4 +1,4 @@
-// Warm-start seed Sec. 4.1–4.2, Fig. 3, 4, 6, 7: warm starting needs at least 2× fewer PGS
+// wang-servin-berglund Sec. 4.1–4.2, Fig. 3, 4, 6, 7: warm starting needs at least 2× fewer PGS
 // sweeps for the same column-height (pile-height) error.
 #include "validation.hpp"
 
@@ -32,7 +32,7 @@ Plot errorVsSweeps(std::string png, std::string title, std::string yLabel) {
     return p;
 }
 
-/// Warm-start seed Sec. 4.2, Fig. 6: the height of a poured pile against a well-converged
+/// wang-servin-berglund Sec. 4.2, Fig. 6: the height of a poured pile against a well-converged
 /// reference; warm starting needs about half the sweeps of cold starting.
 void addPile(const Context& ctx, CaseReport& report, std::vector<Plot>& plots) {
     const int grains = ctx.quick() ? 600 : 3363;
@@ -99,7 +99,7 @@ CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "warm-start";
     report.title = "Warm starting: column (and pile) height error vs PGS sweeps";
-    report.source = "warm-start seed Sec. 4.1–4.2, Fig. 3 (column), Fig. 4 (residual), Fig. 7 "
+    report.source = "wang-servin-berglund Sec. 4.1–4.2, Fig. 3 (column), Fig. 4 (residual), Fig. 7 "
                     "(multiplier error); issue: ≥ 2× fewer sweeps warm than cold";
     const int spheres = ctx.quick() ? 30 : 50;
     report.method = "`assets/scenes/column.json` (Table 1 grains, h = 5 ms), " +

@@ -1,4 +1,4 @@
-// `ndem validate`: the seeds' reproductions as cases that run scenes, compare numbers with the
+// `ndem validate`: the papers' reproductions as cases that run scenes, compare numbers with the
 // papers and write docs/validation/ (Markdown, CSV, PNG).
 #pragma once
 
