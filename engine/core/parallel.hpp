@@ -96,6 +96,12 @@ void team(int threads, F&& body) {
         release();
 #pragma omp parallel num_threads(threads)
         {
+#if defined(__SANITIZE_THREAD__)
+            // The fork writes the region's shared pointers after the release above: announce
+            // them once more, and let no thread read them before.
+            if (omp_get_thread_num() == 0) release();
+#pragma omp barrier
+#endif
             acquire();
 #pragma omp single
             {

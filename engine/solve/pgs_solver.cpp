@@ -141,6 +141,9 @@ void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const Solver
     for (std::uint8_t f : m_hasRolling) anyRolling |= f != 0;
     m_rolling.resize(anyRolling ? blocks : 0);
 
+    std::int32_t padding = -1;
+    for (size_t i = bodies.size(); i-- > 0 && padding == -1;)
+        if (bodies[i].immovable()) padding = -static_cast<std::int32_t>(i) - 1;
     auto inverse = [](double invD) { return invD > 0.0 ? 1.0 / invD : 0.0; };
     auto packBlock = [&](int k) {
         ContactBlock& b = m_blocks[k];
@@ -151,7 +154,8 @@ void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const Solver
             const std::int32_t i = m_laneRow[k * kBlockLanes + l];
             if (i < 0) {
                 // Padding: a read-only body and zero coefficients leave everything unchanged.
-                b.bodyA[l] = b.bodyB[l] = -1;
+                // An immovable body, which no lane writes, so that the read races no thread.
+                b.bodyA[l] = b.bodyB[l] = padding;
                 if (roll) roll->keep[l] = 1.0;
                 continue;
             }
