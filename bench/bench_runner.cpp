@@ -52,12 +52,7 @@ SeriesMeans timeSeries(World& world, int steps, const Progress& progress,
     SeriesMeans m;
     for (int k = 0; k < steps; ++k) {
         const StepStats s = world.step();
-        m.seconds.collide += s.seconds.collide;
-        m.seconds.impact += s.seconds.impact;
-        m.seconds.solve += s.seconds.solve;
-        m.seconds.integrate += s.seconds.integrate;
-        m.seconds.measure += s.seconds.measure;
-        m.seconds.reduce += s.seconds.reduce;
+        m.seconds += s.seconds;
         m.reductionLevel += s.reductionLevel;
         m.contacts += s.contacts;
         m.speculative += s.speculativeContacts;
@@ -67,12 +62,7 @@ SeriesMeans timeSeries(World& world, int steps, const Progress& progress,
         m.impactSteps += s.impacts > 0 ? 1.0 : 0.0;
     }
     const double inv = 1.0 / steps;
-    m.seconds.collide *= inv;
-    m.seconds.impact *= inv;
-    m.seconds.solve *= inv;
-    m.seconds.integrate *= inv;
-    m.seconds.measure *= inv;
-    m.seconds.reduce *= inv;
+    m.seconds *= inv;
     m.reductionLevel *= inv;
     m.contacts *= inv;
     m.speculative *= inv;
@@ -90,12 +80,6 @@ nlohmann::json impactStage(const SeriesMeans& m) {
     return {{"meanImpacts", m.impacts}, {"stepsWithImpactsFraction", m.impactSteps}};
 }
 
-nlohmann::json phasesMs(const PhaseTimes& t) {
-    return {{"collide", 1e3 * t.collide}, {"impact", 1e3 * t.impact},
-            {"solve", 1e3 * t.solve},     {"integrate", 1e3 * t.integrate},
-            {"measure", 1e3 * t.measure}, {"reduce", 1e3 * t.reduce},
-            {"total", 1e3 * t.total()}};
-}
 
 }  // namespace
 

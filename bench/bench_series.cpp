@@ -7,24 +7,21 @@
 
 namespace ndem::bench {
 
+nlohmann::json phasesMs(const PhaseTimes& t) {
+    return {{"collide", 1e3 * t.collide}, {"impact", 1e3 * t.impact},
+            {"solve", 1e3 * t.solve},     {"integrate", 1e3 * t.integrate},
+            {"measure", 1e3 * t.measure}, {"reduce", 1e3 * t.reduce},
+            {"total", 1e3 * t.total()}};
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-nlohmann::json phaseMeans(const PhaseTimes& sum, int steps) {
-    const double k = 1e3 / std::max(1, steps);
-    return {{"collide", k * sum.collide}, {"impact", k * sum.impact}, {"solve", k * sum.solve},
-            {"integrate", k * sum.integrate}, {"measure", k * sum.measure},
-            {"reduce", k * sum.reduce}, {"total", k * sum.total()}};
-}
-
-void add(PhaseTimes& sum, const PhaseTimes& t) {
-    sum.collide += t.collide;
-    sum.impact += t.impact;
-    sum.solve += t.solve;
-    sum.integrate += t.integrate;
-    sum.measure += t.measure;
-    sum.reduce += t.reduce;
+/// Per-step means of summed phase times, in ms.
+nlohmann::json phaseMeans(PhaseTimes sum, int steps) {
+    sum *= 1.0 / std::max(1, steps);
+    return phasesMs(sum);
 }
 
 }  // namespace
@@ -61,7 +58,7 @@ nlohmann::json rainOntoBed(World& world, int steps, double rate,
     double impacts = 0.0, contacts = 0.0, stepsWithImpacts = 0.0;
     for (int k = 0; k < steps; ++k) {
         const StepStats s = world.step();
-        add(sum, s.seconds);
+        sum += s.seconds;
         impacts += s.impacts;
         stepsWithImpacts += s.impacts > 0 ? 1.0 : 0.0;
         contacts += s.contacts;
@@ -94,7 +91,7 @@ nlohmann::json liveSilo(double seconds, const std::function<void(const std::stri
     const auto start = Clock::now();
     while (world.time() < seconds - 0.5 * world.settings().timeStep) {
         last = world.step();
-        add(sum, last.seconds);
+        sum += last.seconds;
         ++steps;
     }
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();

@@ -10,6 +10,9 @@
 
 namespace ndem::bench {
 
+/// Phase times in ms, with their total.
+nlohmann::json phasesMs(const PhaseTimes& t);
+
 /// Grains of the bed's size emitted 5–10 d above a settled bed at `rate` per second, falling
 /// onto it for `steps` steps (the world keeps them): per-step phase times, impacts, contacts.
 nlohmann::json rainOntoBed(World& bed, int steps, double rate,

@@ -14,6 +14,24 @@ struct PhaseTimes {
     double measure = 0.0;    ///< statistics and subscribed measurements (s)
     double reduce = 0.0;     ///< model reduction: split, merge, co-move (s)
     double total() const { return collide + impact + solve + integrate + measure + reduce; }
+    PhaseTimes& operator+=(const PhaseTimes& o) {
+        collide += o.collide;
+        impact += o.impact;
+        solve += o.solve;
+        integrate += o.integrate;
+        measure += o.measure;
+        reduce += o.reduce;
+        return *this;
+    }
+    PhaseTimes& operator*=(double k) {
+        collide *= k;
+        impact *= k;
+        solve *= k;
+        integrate *= k;
+        measure *= k;
+        reduce *= k;
+        return *this;
+    }
 };
 
 struct StepStats {

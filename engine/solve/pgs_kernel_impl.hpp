@@ -20,25 +20,40 @@ inline typename S::D momentum(typename S::D lambda, double* direction, const dou
     return lambda + alpha;
 }
 
+/// The bodies of lanes [lane, lane + kWidth) of a block: an index ≥ 0 is a body the lane may
+/// write, −(index + 1) one it only reads (store() leaves those alone; the gradient kernel
+/// never stores).
+template <class S>
+struct LaneBodies {
+    double* a[S::kWidth];
+    double* b[S::kWidth];
+    bool writeA[S::kWidth], writeB[S::kWidth];
+    LaneBodies(const ContactBlock& c, int lane, const double* bodies) {
+        for (int l = 0; l < S::kWidth; ++l) {
+            const int ia = c.bodyA[lane + l], ib = c.bodyB[lane + l];
+            writeA[l] = ia >= 0;
+            writeB[l] = ib >= 0;
+            a[l] = const_cast<double*>(bodies) + kBodyStride * (ia >= 0 ? ia : -ia - 1);
+            b[l] = const_cast<double*>(bodies) + kBodyStride * (ib >= 0 ? ib : -ib - 1);
+        }
+    }
+    template <class D>
+    void store(const D A[8], const D B[8]) const {
+        S::storeBodies(a, writeA, A);
+        S::storeBodies(b, writeB, B);
+    }
+};
+
 template <class S, bool kCone, bool kMeasure, bool kRolling, bool kMomentum>
 inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bodies,
                        BlockResidual* res, BlockVector* dir, BlockVector* last, double betaValue) {
     using D = typename S::D;
     const D beta = S::splat(betaValue);
     (void)beta;
-    const double* bodyA[S::kWidth];
-    const double* bodyB[S::kWidth];
-    bool writeA[S::kWidth], writeB[S::kWidth];
-    for (int l = 0; l < S::kWidth; ++l) {
-        const int a = c.bodyA[lane + l], b = c.bodyB[lane + l];
-        writeA[l] = a >= 0;
-        writeB[l] = b >= 0;
-        bodyA[l] = bodies + kBodyStride * (a >= 0 ? a : -a - 1);
-        bodyB[l] = bodies + kBodyStride * (b >= 0 ? b : -b - 1);
-    }
+    const LaneBodies<S> lanes(c, lane, bodies);
     D A[8], B[8];
-    S::loadBodies(bodyA, A);
-    S::loadBodies(bodyB, B);
+    S::loadBodies(lanes.a, A);
+    S::loadBodies(lanes.b, B);
 
     const D nx = S::load(c.nx + lane), ny = S::load(c.ny + lane), nz = S::load(c.nz + lane);
 
@@ -186,14 +201,7 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
         }
     }
 
-    double* outA[S::kWidth];
-    double* outB[S::kWidth];
-    for (int l = 0; l < S::kWidth; ++l) {
-        outA[l] = const_cast<double*>(bodyA[l]);
-        outB[l] = const_cast<double*>(bodyB[l]);
-    }
-    S::storeBodies(outA, writeA, A);
-    S::storeBodies(outB, writeB, B);
+    lanes.store(A, B);
 }
 
 /// v_A −= M_A⁻¹ J_Aᵀ Δλ, v_B += M_B⁻¹ J_Bᵀ Δλ for lanes [lane, lane + S::kWidth): the rows'
@@ -201,19 +209,10 @@ inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bo
 template <class S, bool kRolling>
 inline void applyLanes(const ContactBlock& c, const BlockVector& d, int lane, double* bodies) {
     using D = typename S::D;
-    const double* bodyA[S::kWidth];
-    const double* bodyB[S::kWidth];
-    bool writeA[S::kWidth], writeB[S::kWidth];
-    for (int l = 0; l < S::kWidth; ++l) {
-        const int a = c.bodyA[lane + l], b = c.bodyB[lane + l];
-        writeA[l] = a >= 0;
-        writeB[l] = b >= 0;
-        bodyA[l] = bodies + kBodyStride * (a >= 0 ? a : -a - 1);
-        bodyB[l] = bodies + kBodyStride * (b >= 0 ? b : -b - 1);
-    }
+    const LaneBodies<S> lanes(c, lane, bodies);
     D A[8], B[8];
-    S::loadBodies(bodyA, A);
-    S::loadBodies(bodyB, B);
+    S::loadBodies(lanes.a, A);
+    S::loadBodies(lanes.b, B);
     const D nx = S::load(c.nx + lane), ny = S::load(c.ny + lane), nz = S::load(c.nz + lane);
     const D t1x = S::load(c.t1x + lane), t1y = S::load(c.t1y + lane), t1z = S::load(c.t1z + lane);
     const D t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
@@ -250,14 +249,7 @@ inline void applyLanes(const ContactBlock& c, const BlockVector& d, int lane, do
         B[4] = S::mulAdd(B[7], Ly, B[4]);
         B[5] = S::mulAdd(B[7], Lz, B[5]);
     }
-    double* outA[S::kWidth];
-    double* outB[S::kWidth];
-    for (int l = 0; l < S::kWidth; ++l) {
-        outA[l] = const_cast<double*>(bodyA[l]);
-        outB[l] = const_cast<double*>(bodyB[l]);
-    }
-    S::storeBodies(outA, writeA, A);
-    S::storeBodies(outB, writeB, B);
+    lanes.store(A, B);
 }
 
 /// APGD's step for lanes [lane, lane + S::kWidth): z = the full Jacobi value of each row at y
@@ -267,16 +259,10 @@ template <class S, bool kCone, bool kRolling>
 inline void gradientLanes(const ContactBlock& c, const RollingBlock* roll, int lane,
                           const double* bodies, const BlockSweep& s, int k, BlockResidual* res) {
     using D = typename S::D;
-    const double* bodyA[S::kWidth];
-    const double* bodyB[S::kWidth];
-    for (int l = 0; l < S::kWidth; ++l) {
-        const int a = c.bodyA[lane + l], b = c.bodyB[lane + l];
-        bodyA[l] = bodies + kBodyStride * (a >= 0 ? a : -a - 1);
-        bodyB[l] = bodies + kBodyStride * (b >= 0 ? b : -b - 1);
-    }
+    const LaneBodies<S> lanes(c, lane, bodies);
     D A[8], B[8];
-    S::loadBodies(bodyA, A);
-    S::loadBodies(bodyB, B);
+    S::loadBodies(lanes.a, A);
+    S::loadBodies(lanes.b, B);
     const D t = S::splat(s.step), one = S::splat(1.0);
     const BlockVector& prev = s.previous[k];
     BlockVector& next = s.next[k];
