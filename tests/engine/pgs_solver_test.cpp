@@ -46,6 +46,15 @@ struct Solved {
     PgsLayout layout;
 };
 
+Solved solve(Problem p, const PgsOptions& o) {
+    PgsSolver solver;
+    Solved out;
+    out.result = solver.solve(p.rows, p.bodies, o);
+    out.layout = solver.layout();
+    out.problem = std::move(p);
+    return out;
+}
+
 Solved solve(Problem p, int iterations, SimdLevel simd, int threads = 1, bool blocks = true,
              FrictionModel friction = FrictionModel::Cone) {
     PgsOptions o;
@@ -54,12 +63,7 @@ Solved solve(Problem p, int iterations, SimdLevel simd, int threads = 1, bool bl
     o.threads = threads;
     o.blocks = blocks;
     o.friction = friction;
-    PgsSolver solver;
-    Solved out;
-    out.result = solver.solve(p.rows, p.bodies, o);
-    out.layout = solver.layout();
-    out.problem = std::move(p);
-    return out;
+    return solve(std::move(p), o);
 }
 
 /// Largest difference of any multiplier or velocity component, relative to the largest value.
@@ -212,12 +216,7 @@ Solved solveWith(Problem p, int iterations, SolverMethod method, int threads = 1
     o.iterations = iterations;
     o.method = method;
     o.threads = threads;
-    PgsSolver solver;
-    Solved out;
-    out.result = solver.solve(p.rows, p.bodies, o);
-    out.layout = solver.layout();
-    out.problem = std::move(p);
-    return out;
+    return solve(std::move(p), o);
 }
 
 /// Mean relative error of the normal impulses s λ_n against a reference solution.
