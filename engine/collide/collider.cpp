@@ -1,5 +1,7 @@
 #include "collide/collider.hpp"
 
+#include "core/parallel.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -17,9 +19,34 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                       const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                       ContactSet& out) {
     out.clear();
-    m_emitStart.assign(1, 0);
-    m_emitted.clear();
-    if (p.size() > 0) detectPairs(p, params, out);
+    const int n = static_cast<int>(p.size());
+    m_speed.resize(n);
+    for (int i = 0; i < n; ++i) m_speed[i] = p.velocity[i].norm();
+    const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction};
+    if (!m_neighbours.holds(p, m_speed, list)) m_neighbours.build(p, m_speed, list);
+
+    // Each thread filters a contiguous range of the lists; the contacts are written in range
+    // order, so the set is the same for any thread count.
+    const int threads = std::max(1, params.threads);
+    m_accepted.resize(threads);
+    for (auto& a : m_accepted) a.clear();
+    parallel::team(threads, [&] {
+        const int t = parallel::threadIndex(), team = parallel::teamSize();
+        const auto [begin, end] = parallel::share(0, n, t, team);
+        std::vector<std::pair<Index, Index>>& mine = m_accepted[t];
+        for (Index i = begin; i < end; ++i)
+            for (std::int32_t j : m_neighbours.of(i))
+                if (withinReach(p, params, i, j)) mine.emplace_back(i, j);
+        parallel::barrier();
+        size_t first = 0, total = 0;
+        for (int u = 0; u < team; ++u) {
+            if (u == t) first = total;
+            total += m_accepted[u].size();
+        }
+        if (t == 0) out.resize(total);
+        parallel::barrier();
+        for (const auto& [i, j] : mine) emitPair(p, i, j, out, first++);
+    });
     detectWalls(p, walls, meshes, params, out);
 }
 
@@ -35,8 +62,7 @@ bool Collider::withinReach(const ParticleStore& p, const CollisionParams& params
     return dist2 < reach * reach && dist2 > 0.0;
 }
 
-bool Collider::emitPair(const ParticleStore& p, const CollisionParams& params, Index i, Index j,
-                        ContactSet& out) const {
+void Collider::emitPair(const ParticleStore& p, Index i, Index j, ContactSet& out, size_t c) const {
     // Body A is the particle with the smaller stable id so that the key, the normal's sense
     // and the remembered impulses agree from step to step whatever the storage order.
     const Vec3 d = p.position[j] - p.position[i];
@@ -48,189 +74,12 @@ bool Collider::emitPair(const ParticleStore& p, const CollisionParams& params, I
         nrm = -nrm;
     }
     const double overlap = p.radius[i] + p.radius[j] - dist;
-    const double staticMargin = params.marginFraction * std::min(p.radius[i], p.radius[j]);
-    const double travel = params.timeStep * (m_speed[i] + m_speed[j]);
-    if (overlap < -staticMargin - travel) return false;
     const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
     const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
     const double meanDiameter = 0.5 * (da + db);
-    out.add(a, b, nrm, point - p.position[a], point - p.position[b], overlap, meanDiameter,
+    out.set(c, a, b, nrm, point - p.position[a], point - p.position[b], overlap, meanDiameter,
             da * db / (da + db), p.material[a], p.material[b], particlePairKey(p.id[a], p.id[b]),
             overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
-    return true;
-}
-
-void Collider::emitAccepted(const ParticleStore& p, const CollisionParams& params, Index i,
-                            ContactSet& out) {
-    std::sort(m_accepted.begin(), m_accepted.end());
-    for (const auto& [rank, j] : m_accepted)
-        if (emitPair(p, params, i, j, out)) m_nextEmitted.emplace_back(rank, j);
-    m_nextEmitStart.push_back(static_cast<std::int32_t>(m_nextEmitted.size()));
-}
-
-namespace {
-
-int rankIn(const std::array<std::uint32_t, 27>& order, int count, std::uint32_t bucket) {
-    int rank = 0;
-    while (rank < count && order[rank] != bucket) ++rank;
-    return rank;
-}
-
-}  // namespace
-
-void Collider::detectPairs(const ParticleStore& p, const CollisionParams& params, ContactSet& out) {
-    const size_t n = p.size();
-    double rMax = 0.0, vMax = 0.0;
-    m_speed.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-        rMax = std::max(rMax, p.radius[i]);
-        m_speed[i] = p.velocity[i].norm();
-        vMax = std::max(vMax, m_speed[i]);
-    }
-    m_vMax = vMax;
-    m_position = p.position;
-    // A cell of the ordering grid holds any pair that can touch within the step: both
-    // diameters, margin and the distance two particles at vMax can close in h.
-    const double pairReach = 2.0 * rMax * (1.0 + params.marginFraction);
-    m_broad.build(p.position, pairReach + 2.0 * vMax * params.timeStep);
-
-    // Slow particles (closing at most a quarter radius per step) pair on a grid sized for them;
-    // the few fast ones search a box as wide as their own reach.
-    const double vCut = params.timeStep > 0.0 ? 0.25 * rMax / params.timeStep : vMax;
-    const bool anyFast = vMax > vCut;
-    m_fast.assign(n, 0);
-    if (anyFast) {
-        for (size_t i = 0; i < n; ++i) m_fast[i] = m_speed[i] > vCut;
-        m_near.build(p.position, pairReach + 2.0 * vCut * params.timeStep);
-        findFastPairs(p, pairReach, vMax, params);
-    }
-    const BroadPhase& near = anyFast ? m_near : m_broad;
-
-    m_nextEmitStart.assign(1, 0);
-    m_nextEmitted.clear();
-    std::array<std::uint32_t, 27> order{}, around{};
-    for (std::int32_t i = 0; i < static_cast<std::int32_t>(n); ++i) {
-        const int orderCount = m_broad.neighbourBuckets(p.position[i], order);
-        m_accepted.clear();
-        auto consider = [&](std::int32_t j) {
-            if (withinReach(p, params, i, j))
-                m_accepted.emplace_back(rankIn(order, orderCount, m_broad.bucketOfPoint(j)), j);
-        };
-        if (!m_fast[i]) {
-            const int count = anyFast ? near.neighbourBuckets(p.position[i], around) : orderCount;
-            const std::array<std::uint32_t, 27>& buckets = anyFast ? around : order;
-            for (int s = 0; s < count; ++s)
-                near.forEachInBucket(buckets[s], [&](std::int32_t j) {
-                    if (j > i && !m_fast[j]) consider(j);
-                });
-        }
-        if (anyFast)
-            for (std::int32_t k = m_fastStart[i]; k < m_fastStart[i + 1]; ++k) consider(m_fastItems[k]);
-        emitAccepted(p, params, i, out);
-    }
-    m_emitStart.swap(m_nextEmitStart);
-    m_emitted.swap(m_nextEmitted);
-}
-
-void Collider::redetect(const ParticleStore& p, const std::vector<Wall>& walls,
-                        const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
-                        ContactSet& out) {
-    const size_t n = p.size();
-    if (n == 0 || n != m_speed.size() || m_emitStart.size() != n + 1) {
-        detect(p, walls, meshes, params, out);
-        return;
-    }
-    double vMax = 0.0;
-    m_newSpeed.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-        m_newSpeed[i] = p.velocity[i].norm();
-        vMax = std::max(vMax, m_newSpeed[i]);
-    }
-    // A new top speed changes the ordering grid's cells, hence the order of every contact.
-    if (vMax != m_vMax) {
-        detect(p, walls, meshes, params, out);
-        return;
-    }
-    // Re-formed aggregates place their members again, which may move them by an ulp: such a
-    // member counts as changed, and the grid takes its cell again.
-    bool moved = false;
-    m_changed.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-        const bool at = p.position[i] == m_position[i];
-        moved |= !at;
-        m_changed[i] = !at || m_newSpeed[i] != m_speed[i];
-    }
-    if (moved) {
-        m_position = p.position;
-        m_broad.build(p.position, m_broad.cellSize());
-    }
-    m_speed.swap(m_newSpeed);
-    findChangedPairs(p, params);
-
-    // Every pair of unchanged particles keeps its verdict and its place; the changed pairs are
-    // merged in by (rank, j) under their smaller index.
-    out.clear();
-    m_nextEmitStart.assign(1, 0);
-    m_nextEmitted.clear();
-    size_t next = 0;
-    for (std::int32_t i = 0; i < static_cast<std::int32_t>(n); ++i) {
-        m_accepted.clear();
-        if (!m_changed[i])
-            for (std::int32_t k = m_emitStart[i]; k < m_emitStart[i + 1]; ++k)
-                if (!m_changed[m_emitted[k].second]) m_accepted.push_back(m_emitted[k]);
-        for (; next < m_changedPairs.size() && m_changedPairs[next].i == i; ++next)
-            m_accepted.emplace_back(m_changedPairs[next].rank, m_changedPairs[next].j);
-        emitAccepted(p, params, i, out);
-    }
-    m_emitStart.swap(m_nextEmitStart);
-    m_emitted.swap(m_nextEmitted);
-    detectWalls(p, walls, meshes, params, out);
-}
-
-void Collider::findChangedPairs(const ParticleStore& p, const CollisionParams& params) {
-    // The ordering grid's cells still hold every pair within reach (the top speed is the same).
-    m_changedPairs.clear();
-    std::array<std::uint32_t, 27> buckets{}, order{};
-    const std::int32_t n = static_cast<std::int32_t>(p.size());
-    for (std::int32_t c = 0; c < n; ++c) {
-        if (!m_changed[c]) continue;
-        const int count = m_broad.neighbourBuckets(p.position[c], buckets);
-        for (int s = 0; s < count; ++s)
-            m_broad.forEachInBucket(buckets[s], [&](std::int32_t j) {
-                // Two changed particles find each other twice: keep the pair from the smaller.
-                if (j == c || (m_changed[j] && j < c)) return;
-                const std::int32_t lo = std::min(c, j), hi = std::max(c, j);
-                if (!withinReach(p, params, lo, hi)) return;
-                const std::uint32_t bucket = m_broad.bucketOfPoint(hi);
-                const int rank = lo == c ? rankIn(buckets, count, bucket)
-                                         : rankIn(order, m_broad.neighbourBuckets(p.position[lo], order), bucket);
-                m_changedPairs.push_back({lo, rank, hi});
-            });
-    }
-    std::sort(m_changedPairs.begin(), m_changedPairs.end());
-}
-
-void Collider::findFastPairs(const ParticleStore& p, double pairReach, double vMax,
-                             const CollisionParams& params) {
-    const size_t n = p.size();
-    m_fastPairs.clear();
-    for (std::int32_t f = 0; f < static_cast<std::int32_t>(n); ++f) {
-        if (!m_fast[f]) continue;
-        const double reach = pairReach + params.timeStep * (m_speed[f] + vMax);
-        const Vec3 ext = Vec3::Constant(reach);
-        m_near.forEachInBox(p.position[f] - ext, p.position[f] + ext, [&](std::int32_t j) {
-            // Two fast particles find each other twice: keep the pair from the smaller index.
-            if (j == f || (m_fast[j] && j < f)) return;
-            if ((p.position[j] - p.position[f]).squaredNorm() >= reach * reach) return;
-            m_fastPairs.emplace_back(std::min(f, j), std::max(f, j));
-        });
-    }
-    m_fastStart.assign(n + 1, 0);
-    for (const auto& [lo, hi] : m_fastPairs) ++m_fastStart[lo + 1];
-    for (size_t i = 0; i < n; ++i) m_fastStart[i + 1] += m_fastStart[i];
-    m_fastItems.resize(m_fastPairs.size());
-    m_fastCursor.assign(m_fastStart.begin(), m_fastStart.end() - 1);
-    for (const auto& [lo, hi] : m_fastPairs) m_fastItems[m_fastCursor[lo]++] = hi;
 }
 
 Vec3 closestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {

@@ -52,32 +52,65 @@ void ContactSet::reserve(size_t n) {
     rollingSpring.reserve(n);
 }
 
+void ContactSet::resize(size_t n) {
+    bodyA.resize(n);
+    bodyB.resize(n);
+    normal.resize(n);
+    leverA.resize(n);
+    leverB.resize(n);
+    overlap.resize(n);
+    diameter.resize(n);
+    effectiveDiameter.resize(n);
+    materialA.resize(n);
+    materialB.resize(n);
+    wallVelocity.resize(n);
+    wallAngularVelocity.resize(n);
+    key.resize(n);
+    flags.resize(n);
+    memory.resize(n);
+    normalImpulse.resize(n);
+    frictionImpulse.resize(n);
+    rollingImpulse.resize(n);
+    impactImpulse.resize(n);
+    hertzScale.resize(n);
+    tangentialSpring.resize(n);
+    rollingSpring.resize(n);
+}
+
+void ContactSet::set(size_t c, Index a, Index b, const Vec3& n, const Vec3& la, const Vec3& lb,
+                     double delta, double d, double dStar, MaterialId ma, MaterialId mb,
+                     std::uint64_t k, std::uint8_t f) {
+    bodyA[c] = a;
+    bodyB[c] = b;
+    normal[c] = n;
+    leverA[c] = la;
+    leverB[c] = lb;
+    overlap[c] = delta;
+    diameter[c] = d;
+    effectiveDiameter[c] = dStar;
+    materialA[c] = ma;
+    materialB[c] = mb;
+    wallVelocity[c].setZero();
+    wallAngularVelocity[c].setZero();
+    key[c] = k;
+    flags[c] = f;
+    memory[c] = -1;
+    normalImpulse[c] = 0.0;
+    frictionImpulse[c].setZero();
+    rollingImpulse[c].setZero();
+    impactImpulse[c] = 0.0;
+    hertzScale[c] = 0.0;
+    tangentialSpring[c].setZero();
+    rollingSpring[c].setZero();
+}
+
 size_t ContactSet::add(Index a, Index b, const Vec3& n, const Vec3& la, const Vec3& lb,
                        double delta, double d, double dStar, MaterialId ma, MaterialId mb,
                        std::uint64_t k, std::uint8_t f) {
-    bodyA.push_back(a);
-    bodyB.push_back(b);
-    normal.push_back(n);
-    leverA.push_back(la);
-    leverB.push_back(lb);
-    overlap.push_back(delta);
-    diameter.push_back(d);
-    effectiveDiameter.push_back(dStar);
-    materialA.push_back(ma);
-    materialB.push_back(mb);
-    wallVelocity.push_back(Vec3::Zero());
-    wallAngularVelocity.push_back(Vec3::Zero());
-    key.push_back(k);
-    flags.push_back(f);
-    memory.push_back(-1);
-    normalImpulse.push_back(0.0);
-    frictionImpulse.push_back(Vec3::Zero());
-    rollingImpulse.push_back(Vec3::Zero());
-    impactImpulse.push_back(0.0);
-    hertzScale.push_back(0.0);
-    tangentialSpring.push_back(Vec3::Zero());
-    rollingSpring.push_back(Vec3::Zero());
-    return bodyA.size() - 1;
+    const size_t c = size();
+    resize(c + 1);
+    set(c, a, b, n, la, lb, delta, d, dStar, ma, mb, k, f);
+    return c;
 }
 
 void ContactHistory::clear() {

@@ -64,6 +64,12 @@ struct ContactSet {
     void clear();
     void reserve(size_t n);
 
+    /// n contacts; those added are unset until set().
+    void resize(size_t n);
+    /// Writes contact c with zeroed results.
+    void set(size_t c, Index a, Index b, const Vec3& n, const Vec3& leverA, const Vec3& leverB,
+             double overlap, double diameter, double effectiveDiameter, MaterialId ma,
+             MaterialId mb, std::uint64_t key, std::uint8_t flags);
     /// Appends a contact with zeroed results; returns its index.
     size_t add(Index a, Index b, const Vec3& n, const Vec3& leverA, const Vec3& leverB,
                double overlap, double diameter, double effectiveDiameter, MaterialId ma,

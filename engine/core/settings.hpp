@@ -42,6 +42,7 @@ struct StepSettings {
 
     ContactLaw contactLaw = ContactLaw::Hertz;
     double contactMargin = 0.05;       ///< detection margin as a fraction of the smaller radius (–)
+    double contactSkin = 0.5;          ///< neighbour-list skin as a fraction of the radius (–)
     double referenceOverlap = 0.01;    ///< δ_ref/d for linearised stiffness and the smooth-DEM
                                        ///< stability limit (–)
 
@@ -149,6 +150,11 @@ void visitSettings(S& s, V&& v) {
     v(SettingInfo{"contact.margin", "", "detection margin, fraction of the smaller radius", 0.0,
                   1.0},
       s.contactMargin);
+    v(SettingInfo{"contact.skin", "",
+                  "neighbour-list skin, fraction of the radius: lists are searched again once a "
+                  "grain has moved about half of it (results do not depend on it)",
+                  0.0, 10.0},
+      s.contactSkin);
     v(SettingInfo{"contact.referenceOverlap", "",
                   "reference overlap / d for linearised Hertz stiffness and the smooth-DEM "
                   "stability limit",

@@ -186,7 +186,7 @@ void World::stepNonsmooth(StepStats& stats, PhaseClock& clock) {
             // new impacts this reveals, once.
             if (impactsOutranDetection()) {
                 writeBackVelocities();
-                detectContacts(stats, Detection::AfterImpacts);
+                detectContacts(stats);
                 loadSolverBodies();
                 const int first = stats.impacts;
                 stats.impacts = 0;
@@ -399,12 +399,10 @@ bool World::impactsOutranDetection() const {
     return false;
 }
 
-void World::detectContacts(StepStats& stats, Detection kind) {
-    const CollisionParams params{m_settings.contactMargin, m_settings.timeStep};
-    if (kind == Detection::AfterImpacts)
-        m_collider.redetect(m_particles, m_walls, m_meshes, params, m_contacts);
-    else
-        m_collider.detect(m_particles, m_walls, m_meshes, params, m_contacts);
+void World::detectContacts(StepStats& stats) {
+    const CollisionParams params{m_settings.contactMargin, m_settings.timeStep,
+                                 m_settings.contactSkin, m_stepSettings.threads};
+    m_collider.detect(m_particles, m_walls, m_meshes, params, m_contacts);
     m_history.match(m_contacts);
     stats.contacts = stats.speculativeContacts = 0;
     for (std::uint8_t f : m_contacts.flags) {

@@ -123,10 +123,9 @@ private:
     void reorderParticles();
     void stepNonsmooth(StepStats& stats, class PhaseClock& clock);
     void stepSmooth(StepStats& stats, class PhaseClock& clock);
-    /// Contact detection at the start of the step (Fresh), or again after the impact stage
-    /// changed velocities (AfterImpacts: only the changed particles' pairs are searched).
-    enum class Detection { Fresh, AfterImpacts };
-    void detectContacts(StepStats& stats, Detection kind = Detection::Fresh);
+    /// Contact detection at the start of the step, and again where the impact stage threw a
+    /// grain faster than the first detection assumed (the neighbour lists serve both).
+    void detectContacts(StepStats& stats);
     void solveImpacts(StepStats& stats);
     bool impactsOutranDetection() const;
     void loadSolverBodies();
