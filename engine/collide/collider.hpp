@@ -2,6 +2,9 @@
 #pragma once
 
 #include "collide/neighbour_list.hpp"
+#include "core/particles.hpp"
+
+#include <array>
 #include "collide/contact_set.hpp"
 #include "core/particles.hpp"
 #include "core/triangle_mesh.hpp"
@@ -21,8 +24,9 @@ struct CollisionParams {
 /// Finds every sphere–sphere and sphere–wall pair that touches, or is about to within one step
 /// (speculative contacts keep their multipliers and let the impact stage act before overlap).
 /// Sphere pairs come from Verlet neighbour lists, searched again only when a particle has used
-/// up its share of the skin; they are listed by smaller storage index, then larger (the order
-/// fixes the PGS sweep order, hence the trajectories), whatever the skin. Wall contacts follow.
+/// up its share of the skin; they are listed by smaller storage index, then in the order of a
+/// grid walk (the order fixes the PGS sweep order, hence the trajectories), whatever the skin.
+/// Wall contacts follow.
 class Collider {
 public:
     void detect(const ParticleStore& particles, const std::vector<Wall>& walls,
@@ -42,6 +46,7 @@ private:
     NeighbourList m_neighbours;
     std::vector<double> m_speed;
     std::vector<std::vector<std::pair<Index, Index>>> m_accepted;  ///< per thread
+    std::vector<std::array<std::int64_t, 3>> m_cell;  ///< cell of each particle in the order grid
 };
 
 /// Closest point to p on triangle (a, b, c) (Ericson, Real-Time Collision Detection 5.1.5).
