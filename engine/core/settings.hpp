@@ -63,7 +63,7 @@ struct StepSettings {
     int impactDepth = 10;              ///< solve contacts within this many contacts of an
                                        ///< impact; 0 = the whole touching network
 
-    bool warmStart = false;            ///< initialise λ from history or model (warm-start seed)
+    bool warmStart = false;            ///< initialise λ from history or model (wang-servin-berglund)
     WarmStartMethod warmStartMethod = WarmStartMethod::History;
     double warmStartBeta = 0.85;       ///< β, fraction of last step's multipliers (–)
     bool warmStartNormal = true;       ///< warm start normal rows
@@ -77,12 +77,12 @@ struct StepSettings {
 
     int reorderInterval = 50;          ///< re-sort particles in space every N steps; 0 = never
 
-    /// Adaptive model reduction (model-reduction seed Sec. 3, Table 2 defaults). Thresholds
+    /// Adaptive model reduction (servin-wang Sec. 3, Table 2 defaults). Thresholds
     /// are on relative contact velocity (m/s, rad/s) and acceleration (m/s²); a threshold of
-    /// 0 means "no test" where the seed writes ∞.
+    /// 0 means "no test" where the paper writes ∞.
     struct Reduction {
         bool enabled = false;
-        /// Reduction starts at this simulated time (s): the seed lets the drum's flow establish
+        /// Reduction starts at this simulated time (s): the paper lets the drum's flow establish
         /// and the collapse's grains come to rest fully resolved before it reduces anything.
         double from = 0.0;
         // Merge (Eq. 26–28 and the acceleration bounds of Table 2).
@@ -97,12 +97,12 @@ struct StepSettings {
         bool contactSplit = true;
         int splitDepth = 2;                     ///< N_c-spl (contacts along the network)
         double splitNormalIncident = 0.15;      ///< ξ_nv^{i-c} (m/s)
-        double splitNormalSeparating = 0.0;     ///< ξ_nv^{s-c} (m/s), 0 = no test (seed: ∞)
+        double splitNormalSeparating = 0.0;     ///< ξ_nv^{s-c} (m/s), 0 = no test (paper: ∞)
         double splitTangential = 0.15;          ///< ξ_tv^{c} (m/s)
-        /// ξ_rv^{c} (rad/s), 0 = no test. The seed's Table 2 has ∞; we split at 2 rad/s, because
+        /// ξ_rv^{c} (rad/s), 0 = no test. The paper's Table 2 has ∞; we split at 2 rad/s, because
         /// a grain rolls over a rigid aggregate without slipping (Eq. 30 never fires) and a
         /// poured pile built on its own rigid core then runs out 7–8° flatter than resolved
-        /// (docs/validation, model-reduction findings); the seed's conveyor is unchanged by it.
+        /// (docs/validation, model-reduction findings); the paper's conveyor is unchanged by it.
         double splitRolling = 2.0;
         // Sensor split (Sec. 3.2.3): the scene's split sensors free what they overlap.
         bool sensorSplit = true;
@@ -111,12 +111,12 @@ struct StepSettings {
         bool trialSplit = false;
         int trialIterations = 50;               ///< N_it^tr
         double trialForce = 0.15;               ///< ξ_f^tr (–)
-        double trialTorque = 0.0;               ///< ξ_τ^tr (–), 0 = no test (seed: ∞)
+        double trialTorque = 0.0;               ///< ξ_τ^tr (–), 0 = no test (paper: ∞)
         bool trialVelocity = false;             ///< also test Eq. 32–34 on the trial velocities
         double trialNormalIncident = 2.6;       ///< ξ_nv^{i-tr} (m/s)
         double trialNormalSeparating = 0.26;    ///< ξ_nv^{s-tr} (m/s)
         double trialTangential = 0.26;          ///< ξ_tv^{tr} (m/s)
-        double trialRolling = 0.0;              ///< ξ_rv^{tr} (rad/s), 0 = no test (seed: ∞)
+        double trialRolling = 0.0;              ///< ξ_rv^{tr} (rad/s), 0 = no test (paper: ∞)
     } reduction;
 
     /// Gravity at simulated time t (m/s²), with the optional ramp applied.

@@ -38,7 +38,7 @@ struct SolverProbe {
     std::vector<double> residual;        ///< mean row residual |Δλ| D (m/s)
     std::vector<double> normalResidual;  ///< mean over the normal rows (m/s)
     std::vector<double> multiplierError; ///< ⟨|λ_ref − λ_k| / |λ_ref|⟩ over loaded normal rows
-                                         ///< (warm-start seed Eq. 13)
+                                         ///< (wang-servin-berglund Eq. 13)
 };
 
 /// Owns bodies, geometry, materials and contacts, and advances them one step at a time.
@@ -53,7 +53,7 @@ public:
     World(World&&) = default;
     World& operator=(World&&) = default;
 
-    /// Advances by one time step h (servin-2014 App. B, warm-start seed Algorithm 1):
+    /// Advances by one time step h (servin-2014 App. B, wang-servin-berglund Algorithm 1):
     /// collide → impact stage → q with v⁺ → pre-step v += h M⁻¹ f_ext → warm start →
     /// PGS sweeps → x += h v → measure. In smooth mode: collide → forces → symplectic Euler.
     StepStats step();
@@ -108,7 +108,7 @@ public:
     std::vector<Emitter>& emitters() { return m_emitters; }
     const std::vector<SinkSpec>& sinks() const { return m_sinks; }
 
-    /// Model reduction state: aggregates and their members (model-reduction seed).
+    /// Model reduction state: aggregates and their members (servin-wang).
     const ModelReduction& reduction() const { return m_reduction; }
     /// Split sensors; move, resize, add or remove them between steps.
     std::vector<SplitSensor>& sensors() { return m_sensors; }
