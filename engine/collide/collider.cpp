@@ -137,6 +137,12 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
         const Wall& wall = walls[w];
         if (!wall.enabled) continue;
         const std::uint32_t wallIndex = static_cast<std::uint32_t>(w);
+        // What does not depend on the particle, once per wall (the same expressions as per
+        // particle, so the same bits): every grain tests every wall.
+        const double wallLinearSpeed = wall.linearVelocity.norm();
+        const double wallSpin = wall.angularVelocity.norm();
+        const double wallSurfaceSpeed = wall.surfaceVelocity.norm();
+        const Vec3 up = wall.orientation * Vec3::UnitZ();
         for (size_t k = 0; k < p.size(); ++k) {
             const Index i = static_cast<Index>(k);
             if (!hasFreedom(p, i)) continue;
@@ -151,8 +157,7 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
                 const double overlap = r - distance;
                 const Vec3 point = x + (r - 0.5 * overlap) * nrm;
                 const Vec3 wallVelocity = wall.velocityAt(point, nrm);
-                const double travel =
-                    params.timeStep * (p.velocity[i].norm() + wallVelocity.norm());
+                const double travel = params.timeStep * (m_speed[i] + wallVelocity.norm());
                 if (overlap < -staticMargin - travel) return;
                 const double d = 2.0 * r;
                 const size_t c = out.add(i, static_cast<Index>(w), nrm, point - x,
@@ -163,15 +168,13 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
                 out.wallVelocity[c] = wallVelocity;
                 out.wallAngularVelocity[c] = wall.angularVelocity;
             };
-            const double wallSpeed = wall.linearVelocity.norm() +
-                                     wall.angularVelocity.norm() * (x - wall.position).norm() +
-                                     wall.surfaceVelocity.norm();
-            const double reach =
-                r + staticMargin + params.timeStep * (p.velocity[i].norm() + wallSpeed);
+            const double wallSpeed =
+                wallLinearSpeed + (wallSpin > 0.0 ? wallSpin * (x - wall.position).norm() : 0.0) +
+                wallSurfaceSpeed;
+            const double reach = r + staticMargin + params.timeStep * (m_speed[i] + wallSpeed);
 
             switch (wall.shape) {
                 case WallShape::Plane: {
-                    const Vec3 up = wall.orientation * Vec3::UnitZ();
                     const double distance = (x - wall.position).dot(up);
                     if (distance < reach) emit(up, distance, 0);
                     break;
