@@ -9,9 +9,8 @@ void BroadPhase::build(const std::vector<Vec3>& positions, double cellSize) {
     m_cell = cellSize;
     m_invCell = 1.0 / cellSize;
     const size_t n = positions.size();
-    // About two buckets per point keeps chains short; a power of two makes the hash a mask.
-    const std::uint32_t buckets = std::bit_ceil(static_cast<std::uint32_t>(std::max<size_t>(2 * n, 64)));
-    m_mask = buckets - 1;
+    m_mask = maskFor(n);
+    const std::uint32_t buckets = m_mask + 1;
     m_start.assign(buckets + 1, 0);
     m_bucketOfPoint.resize(n);
     for (size_t i = 0; i < n; ++i) {

@@ -6,6 +6,7 @@
 #include "core/types.hpp"
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <algorithm>
 #include <cstdint>
@@ -44,6 +45,19 @@ public:
 
     double cellSize() const { return m_cell; }
 
+    /// The bucket of cell (x, y, z) in a grid of mask + 1 buckets.
+    static std::uint32_t hashCell(std::int64_t x, std::int64_t y, std::int64_t z, std::uint32_t mask) {
+        const std::uint64_t h = static_cast<std::uint64_t>(x) * 73856093ull ^
+                                static_cast<std::uint64_t>(y) * 19349663ull ^
+                                static_cast<std::uint64_t>(z) * 83492791ull;
+        return static_cast<std::uint32_t>((h ^ (h >> 29)) & mask);
+    }
+    /// The bucket mask build() uses for n points: about two buckets per point keeps chains
+    /// short; a power of two makes the hash a mask.
+    static std::uint32_t maskFor(size_t n) {
+        return std::bit_ceil(static_cast<std::uint32_t>(std::max<size_t>(2 * n, 64))) - 1;
+    }
+
 private:
     struct CellCoord {
         std::int64_t x, y, z;
@@ -54,10 +68,7 @@ private:
                 static_cast<std::int64_t>(std::floor(p.z() * m_invCell))};
     }
     std::uint32_t bucketOf(std::int64_t x, std::int64_t y, std::int64_t z) const {
-        const std::uint64_t h = static_cast<std::uint64_t>(x) * 73856093ull ^
-                                static_cast<std::uint64_t>(y) * 19349663ull ^
-                                static_cast<std::uint64_t>(z) * 83492791ull;
-        return static_cast<std::uint32_t>((h ^ (h >> 29)) & m_mask);
+        return hashCell(x, y, z, m_mask);
     }
 
     double m_cell = 1.0, m_invCell = 1.0;

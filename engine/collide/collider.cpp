@@ -27,10 +27,10 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
 
     // Each thread filters a contiguous range of the lists; the contacts are written in range
     // order, so the set is the same for any thread count.
-    // The pairs of i are listed by the place of j's cell among the 27 around i's (z, then y,
-    // then x, from below), then by j, on a grid of cells as wide as the fastest pair's reach:
-    // the order of the grid walk this detection replaced, kept because it is the PGS sweep
-    // order and the solver's colouring was tuned on it.
+    // The pairs of i are listed in the order of the hashed grid walk this detection replaced,
+    // on cells as wide as the fastest pair's reach: by the first place among the 27 cells
+    // around i's (z, then y, then x, from below) whose bucket is j's bucket, then by j. It is
+    // the PGS sweep order, so keeping it keeps every trajectory of the grid walk, bit for bit.
     double rMax = 0.0, vMax = 0.0;
     for (int i = 0; i < n; ++i) {
         rMax = std::max(rMax, p.radius[i]);
@@ -38,10 +38,14 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     }
     const double invCell =
         1.0 / (2.0 * rMax * (1.0 + params.marginFraction) + 2.0 * vMax * params.timeStep);
+    const std::uint32_t mask = BroadPhase::maskFor(n);
     m_cell.resize(n);
-    for (int i = 0; i < n; ++i)
+    m_bucket.resize(n);
+    for (int i = 0; i < n; ++i) {
         for (int a = 0; a < 3; ++a)
             m_cell[i][a] = static_cast<std::int64_t>(std::floor(p.position[i][a] * invCell));
+        m_bucket[i] = BroadPhase::hashCell(m_cell[i][0], m_cell[i][1], m_cell[i][2], mask);
+    }
 
     const int threads = std::max(1, params.threads);
     m_accepted.resize(threads);
@@ -51,18 +55,23 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
         const auto [begin, end] = parallel::share(0, n, t, team);
         std::vector<std::pair<Index, Index>>& mine = m_accepted[t];
         std::vector<std::pair<int, Index>> ranked;
+        std::array<std::uint32_t, 27> around{};
         for (Index i = begin; i < end; ++i) {
             ranked.clear();
             for (std::int32_t j : m_neighbours.of(i))
-                if (withinReach(p, params, i, j)) {
-                    const auto& ci = m_cell[i];
-                    const auto& cj = m_cell[j];
-                    const int rank = static_cast<int>((cj[2] - ci[2] + 1) * 9 +
-                                                      (cj[1] - ci[1] + 1) * 3 + (cj[0] - ci[0] + 1));
-                    ranked.emplace_back(rank, j);
-                }
-            std::sort(ranked.begin(), ranked.end());
-            for (const auto& [rank, j] : ranked) mine.emplace_back(i, j);
+                if (withinReach(p, params, i, j)) ranked.emplace_back(0, j);
+            if (ranked.size() > 1) {
+                const auto& c = m_cell[i];
+                int k = 0;
+                for (int dz = -1; dz <= 1; ++dz)
+                    for (int dy = -1; dy <= 1; ++dy)
+                        for (int dx = -1; dx <= 1; ++dx)
+                            around[k++] = BroadPhase::hashCell(c[0] + dx, c[1] + dy, c[2] + dz, mask);
+                for (auto& [place, j] : ranked)
+                    while (place < 26 && around[place] != m_bucket[j]) ++place;
+                std::sort(ranked.begin(), ranked.end());
+            }
+            for (const auto& [place, j] : ranked) mine.emplace_back(i, j);
         }
         parallel::barrier();
         size_t first = 0, total = 0;

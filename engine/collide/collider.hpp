@@ -1,15 +1,13 @@
 // Contact detection: broad phase, exact sphere narrow phase, and walls.
 #pragma once
 
-#include "collide/neighbour_list.hpp"
-#include "core/particles.hpp"
-
-#include <array>
 #include "collide/contact_set.hpp"
+#include "collide/neighbour_list.hpp"
 #include "core/particles.hpp"
 #include "core/triangle_mesh.hpp"
 #include "core/wall.hpp"
 
+#include <array>
 #include <vector>
 
 namespace ndem {
@@ -25,8 +23,8 @@ struct CollisionParams {
 /// (speculative contacts keep their multipliers and let the impact stage act before overlap).
 /// Sphere pairs come from Verlet neighbour lists, searched again only when a particle has used
 /// up its share of the skin; they are listed by smaller storage index, then in the order of a
-/// grid walk (the order fixes the PGS sweep order, hence the trajectories), whatever the skin.
-/// Wall contacts follow.
+/// hashed grid walk (the order fixes the PGS sweep order, hence the trajectories), whatever the
+/// skin. Wall contacts follow.
 class Collider {
 public:
     void detect(const ParticleStore& particles, const std::vector<Wall>& walls,
@@ -47,6 +45,7 @@ private:
     std::vector<double> m_speed;
     std::vector<std::vector<std::pair<Index, Index>>> m_accepted;  ///< per thread
     std::vector<std::array<std::int64_t, 3>> m_cell;  ///< cell of each particle in the order grid
+    std::vector<std::uint32_t> m_bucket;              ///< and its bucket
 };
 
 /// Closest point to p on triangle (a, b, c) (Ericson, Real-Time Collision Detection 5.1.5).

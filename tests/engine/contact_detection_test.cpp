@@ -1,15 +1,13 @@
 // Contact detection finds exactly the pairs within reach, listed by smaller storage index, then
-// in the order of a walk over the 27 cells around it (that order is the PGS sweep order, so it
-// fixes the trajectories), and the neighbour lists behind it never miss a pair however the
+// in the order of a hashed grid walk over the 27 cells around it (that order is the PGS sweep
+// order, so it fixes the trajectories), and the neighbour lists behind it never miss a pair however the
 // grains move.
 #include "collide/collider.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <random>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -64,26 +62,20 @@ std::vector<std::pair<Index, Index>> allPairsWithinReach(const ParticleStore& p)
     return pairs;
 }
 
-/// The pairs within reach in the order of the grid walk: by smaller index, then by the place of
-/// the larger one's cell among the 27 around the smaller one's (z, y, x from below), then by
-/// index, on cells as wide as the fastest pair's reach.
+/// The reference order: one hashed grid with cells as wide as the fastest pair's reach, walked
+/// particle by particle through the buckets of the 27 cells around it.
 std::vector<std::pair<Index, Index>> gridWalkOrder(const ParticleStore& p) {
     double rMax = 0.0, vMax = 0.0;
     for (size_t i = 0; i < p.size(); ++i) {
         rMax = std::max(rMax, p.radius[i]);
         vMax = std::max(vMax, p.velocity[i].norm());
     }
-    const double cell = 2.0 * rMax * (1.0 + kMargin) + 2.0 * vMax * kStep;
-    auto cellOf = [&](size_t i, int axis) { return std::floor(p.position[i][axis] / cell); };
-    std::vector<std::tuple<Index, int, Index>> keyed;
-    for (const auto& [i, j] : allPairsWithinReach(p)) {
-        const double rank = (cellOf(j, 2) - cellOf(i, 2) + 1) * 9 +
-                            (cellOf(j, 1) - cellOf(i, 1) + 1) * 3 + (cellOf(j, 0) - cellOf(i, 0) + 1);
-        keyed.emplace_back(i, static_cast<int>(rank), j);
-    }
-    std::sort(keyed.begin(), keyed.end());
+    BroadPhase grid;
+    grid.build(p.position, 2.0 * rMax * (1.0 + kMargin) + 2.0 * vMax * kStep);
     std::vector<std::pair<Index, Index>> pairs;
-    for (const auto& [i, rank, j] : keyed) pairs.emplace_back(i, j);
+    grid.forEachCandidatePair(p.position, [&](Index i, Index j) {
+        if (withinReach(p, i, j)) pairs.emplace_back(i, j);
+    });
     return pairs;
 }
 
