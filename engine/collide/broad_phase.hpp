@@ -44,6 +44,14 @@ public:
     std::uint64_t spatialKey(const Vec3& p) const;
 
     double cellSize() const { return m_cell; }
+    /// The integer coordinates of the cell holding p, and the bucket of a cell.
+    std::array<std::int64_t, 3> cell(const Vec3& p) const {
+        const CellCoord c = cellOf(p);
+        return {c.x, c.y, c.z};
+    }
+    std::uint32_t bucketOfCell(const std::array<std::int64_t, 3>& c) const {
+        return bucketOf(c[0], c[1], c[2]);
+    }
 
     /// The bucket of cell (x, y, z) in a grid of mask + 1 buckets.
     static std::uint32_t hashCell(std::int64_t x, std::int64_t y, std::int64_t z, std::uint32_t mask) {

@@ -56,17 +56,24 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
         std::vector<std::pair<Index, Index>>& mine = m_accepted[t];
         std::vector<std::pair<int, Index>> ranked;
         std::array<std::uint32_t, 27> around{};
+        std::array<std::int64_t, 3> aroundCell{};
+        bool aroundValid = false;
         for (Index i = begin; i < end; ++i) {
             ranked.clear();
             for (std::int32_t j : m_neighbours.of(i))
                 if (withinReach(p, params, i, j)) ranked.emplace_back(0, j);
             if (ranked.size() > 1) {
+                // Neighbours in storage (z-order) often share a cell: hash its 27 once.
                 const auto& c = m_cell[i];
-                int k = 0;
-                for (int dz = -1; dz <= 1; ++dz)
-                    for (int dy = -1; dy <= 1; ++dy)
-                        for (int dx = -1; dx <= 1; ++dx)
-                            around[k++] = BroadPhase::hashCell(c[0] + dx, c[1] + dy, c[2] + dz, mask);
+                if (!aroundValid || c != aroundCell) {
+                    int k = 0;
+                    for (int dz = -1; dz <= 1; ++dz)
+                        for (int dy = -1; dy <= 1; ++dy)
+                            for (int dx = -1; dx <= 1; ++dx)
+                                around[k++] = BroadPhase::hashCell(c[0] + dx, c[1] + dy, c[2] + dz, mask);
+                    aroundCell = c;
+                    aroundValid = true;
+                }
                 for (auto& [place, j] : ranked)
                     while (place < 26 && around[place] != m_bucket[j]) ++place;
                 std::sort(ranked.begin(), ranked.end());

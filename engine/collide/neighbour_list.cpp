@@ -7,6 +7,22 @@ namespace ndem {
 
 namespace {
 constexpr double kSpeedSteps = 3.0;
+
+/// The cell itself and the 13 neighbours that follow it in (z, y, x) order.
+constexpr std::array<std::array<int, 3>, 14> kForwardCells{{{0, 0, 0},
+                                                            {1, 0, 0},
+                                                            {-1, 1, 0},
+                                                            {0, 1, 0},
+                                                            {1, 1, 0},
+                                                            {-1, -1, 1},
+                                                            {0, -1, 1},
+                                                            {1, -1, 1},
+                                                            {-1, 0, 1},
+                                                            {0, 0, 1},
+                                                            {1, 0, 1},
+                                                            {-1, 1, 1},
+                                                            {0, 1, 1},
+                                                            {1, 1, 1}}};
 }  // namespace
 
 double NeighbourList::extendedReach(size_t i, size_t j) const {
@@ -65,7 +81,8 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
         if ((p.position[j] - p.position[i]).squaredNorm() < reach * reach)
             m_pairs.emplace_back(std::min(i, j), std::max(i, j));
     };
-    std::array<std::uint32_t, 27> buckets{};
+    m_cellOf.resize(n);
+    for (size_t i = 0; i < n; ++i) m_cellOf[i] = m_grid.cell(p.position[i]);
     for (std::int32_t i = 0; i < static_cast<std::int32_t>(n); ++i) {
         if (m_fast[i]) {
             const Vec3 ext = Vec3::Constant((1.0 + params.marginFraction) * p.radius[i] +
@@ -76,11 +93,17 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
             });
             continue;
         }
-        const int count = m_grid.neighbourBuckets(p.position[i], buckets);
-        for (int s = 0; s < count; ++s)
-            m_grid.forEachInBucket(buckets[s], [&](std::int32_t j) {
-                if (j > i && !m_fast[j]) consider(i, j);
+        // Half the shell: i's own cell (j > i) and the 13 cells after it; every slow pair once.
+        // A bucket also holds the points of other cells that share its hash: only the points
+        // of the cell visited count.
+        const std::array<std::int64_t, 3>& c = m_cellOf[i];
+        for (const auto& d : kForwardCells) {
+            const std::array<std::int64_t, 3> visited{c[0] + d[0], c[1] + d[1], c[2] + d[2]};
+            const bool own = d[0] == 0 && d[1] == 0 && d[2] == 0;
+            m_grid.forEachInBucket(m_grid.bucketOfCell(visited), [&](std::int32_t j) {
+                if (m_cellOf[j] == visited && !m_fast[j] && (!own || j > i)) consider(i, j);
             });
+        }
     }
 
     // CSR by the smaller index, each list ascending: the contact order is the storage order of

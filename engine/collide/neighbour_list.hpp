@@ -50,6 +50,7 @@ private:
     std::vector<std::pair<std::int32_t, std::int32_t>> m_pairs;
     std::vector<std::uint8_t> m_fast;
     std::vector<std::int32_t> m_cursor;
+    std::vector<std::array<std::int64_t, 3>> m_cellOf;  ///< each point's grid cell
     // What the lists were built for.
     std::vector<Vec3> m_position;
     std::vector<double> m_extension;
