@@ -23,7 +23,7 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     m_speed.resize(n);
     for (int i = 0; i < n; ++i) m_speed[i] = p.velocity[i].norm();
     const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction};
-    if (!m_neighbours.holds(p, m_speed, list)) m_neighbours.build(p, m_speed, list);
+    m_neighbours.update(p, m_speed, list);
 
     // Each thread filters a contiguous range of the lists; the contacts are written in range
     // order, so the set is the same for any thread count.
@@ -60,7 +60,10 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
         bool aroundValid = false;
         for (Index i = begin; i < end; ++i) {
             ranked.clear();
-            for (std::int32_t j : m_neighbours.of(i))
+            if (!m_neighbours.escaped(i))
+                for (std::int32_t j : m_neighbours.of(i))
+                    if (!m_neighbours.escaped(j) && withinReach(p, params, i, j)) ranked.emplace_back(0, j);
+            for (std::int32_t j : m_neighbours.escapedOf(i))
                 if (withinReach(p, params, i, j)) ranked.emplace_back(0, j);
             if (ranked.size() > 1) {
                 // Neighbours in storage (z-order) often share a cell: hash its 27 once.

@@ -7,6 +7,8 @@ namespace ndem {
 
 namespace {
 constexpr double kSpeedSteps = 3.0;
+/// Escaped grains beyond which the grid is searched again.
+constexpr size_t kMaxEscaped = 256;
 
 /// The cell itself and the 13 neighbours that follow it in (z, y, x) order.
 constexpr std::array<std::array<int, 3>, 14> kForwardCells{{{0, 0, 0},
@@ -30,19 +32,90 @@ double NeighbourList::extendedReach(size_t i, size_t j) const {
            m_extension[i] + m_extension[j];
 }
 
-bool NeighbourList::holds(const ParticleStore& p, const std::vector<double>& speed,
-                          const NeighbourParams& params) const {
-    const size_t n = p.size();
-    if (n != m_position.size() || params.marginFraction != m_marginFraction || p.id != m_id ||
-        p.radius != m_radius)
-        return false;
+bool NeighbourList::sameGrains(const ParticleStore& p, const NeighbourParams& params) const {
+    const size_t built = m_position.size();
+    return p.size() >= built && params.marginFraction == m_marginFraction &&
+           std::equal(m_id.begin(), m_id.end(), p.id.begin()) &&
+           std::equal(m_radius.begin(), m_radius.end(), p.radius.begin());
+}
+
+bool NeighbourList::markEscaped(const ParticleStore& p, const std::vector<double>& speed,
+                                const NeighbourParams& params) {
+    const size_t n = p.size(), built = m_position.size();
+    m_escaped.assign(n, 0);
+    m_escapedList.clear();
     // A relative allowance for the round-off of the distances the proof compares.
     constexpr double kSafety = 1.0 - 1e-9;
     for (size_t i = 0; i < n; ++i) {
-        const double left = kSafety * m_extension[i] - params.timeStep * speed[i];
-        if (left < 0.0 || (p.position[i] - m_position[i]).squaredNorm() > left * left) return false;
+        bool out = i >= built;
+        if (!out) {
+            const double left = kSafety * m_extension[i] - params.timeStep * speed[i];
+            out = left < 0.0 || (p.position[i] - m_position[i]).squaredNorm() > left * left;
+        }
+        if (out) {
+            m_escaped[i] = 1;
+            m_escapedList.push_back(static_cast<std::int32_t>(i));
+        }
     }
-    return true;
+    // Each escaped grain costs a box query per step and pairs with every other escaped one:
+    // past a few, one search of the grid is cheaper.
+    const size_t escaped = m_escapedList.size();
+    return escaped <= kMaxEscaped && 16 * escaped <= n + 64;
+}
+
+void NeighbourList::update(const ParticleStore& p, const std::vector<double>& speed,
+                           const NeighbourParams& params) {
+    if (sameGrains(p, params) && markEscaped(p, speed, params)) {
+        findEscapedPairs(p, speed, params);
+        return;
+    }
+    build(p, speed, params);
+    m_escaped.assign(p.size(), 0);
+    m_escapedList.clear();
+    m_extraPairs.clear();
+    group(m_extraPairs, p.size(), m_extraStart, m_extraItems, m_cursor);
+}
+
+void NeighbourList::findEscapedPairs(const ParticleStore& p, const std::vector<double>& speed,
+                                     const NeighbourParams& params) {
+    const size_t n = p.size(), built = m_position.size();
+    m_extraPairs.clear();
+    double rMax = 0.0;
+    for (double r : p.radius) rMax = std::max(rMax, r);
+    const double m = params.marginFraction, h = params.timeStep;
+    for (size_t a = 0; a < m_escapedList.size(); ++a) {
+        const std::int32_t e = m_escapedList[a];
+        // A grain j that has not escaped lies within e_j ≤ e_max of its place in the grid,
+        // and h|v_j| ≤ e_j: a partner within reach of e sits in this box there.
+        const double q = (1.0 + m) * p.radius[e] + rMax + h * speed[e] + 2.0 * m_extensionMax;
+        const Vec3 ext = Vec3::Constant(q);
+        m_grid.forEachInBox(p.position[e] - ext, p.position[e] + ext, [&](std::int32_t j) {
+            if (static_cast<size_t>(j) < built && !m_escaped[j])
+                m_extraPairs.emplace_back(std::min(e, j), std::max(e, j));
+        });
+        for (size_t b = a + 1; b < m_escapedList.size(); ++b) {
+            const std::int32_t f = m_escapedList[b];
+            // 1 % above the contact reach: the detection decides exactly.
+            const double reach = 1.01 * (p.radius[e] + p.radius[f] +
+                                         m * std::min(p.radius[e], p.radius[f]) +
+                                         h * (speed[e] + speed[f]));
+            if ((p.position[f] - p.position[e]).squaredNorm() < reach * reach)
+                m_extraPairs.emplace_back(e, f);  // e < f: the list is ascending
+        }
+    }
+    group(m_extraPairs, n, m_extraStart, m_extraItems, m_cursor);
+}
+
+void NeighbourList::group(const std::vector<std::pair<std::int32_t, std::int32_t>>& pairs,
+                          size_t n, std::vector<std::int32_t>& start,
+                          std::vector<std::int32_t>& items, std::vector<std::int32_t>& cursor) {
+    start.assign(n + 1, 0);
+    for (const auto& [lo, hi] : pairs) ++start[lo + 1];
+    for (size_t i = 0; i < n; ++i) start[i + 1] += start[i];
+    items.resize(pairs.size());
+    cursor.assign(start.begin(), start.end() - 1);
+    for (const auto& [lo, hi] : pairs) items[cursor[lo]++] = hi;
+    for (size_t i = 0; i < n; ++i) std::sort(items.begin() + start[i], items.begin() + start[i + 1]);
 }
 
 void NeighbourList::build(const ParticleStore& p, const std::vector<double>& speed,
@@ -73,6 +146,8 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
         if (!m_fast[i]) slowMax = std::max(slowMax, e);
         allMax = std::max(allMax, e);
     }
+    m_extensionMax = 0.0;
+    for (double e : m_extension) m_extensionMax = std::max(m_extensionMax, e);
     m_grid.build(p.position, slowMax > 0.0 ? 2.0 * slowMax : std::max(allMax, 1e-300));
 
     m_pairs.clear();
@@ -106,16 +181,7 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
         }
     }
 
-    // CSR by the smaller index, each list ascending: the contact order is the storage order of
-    // the pairs, whatever the grid or the moment of the build.
-    m_start.assign(n + 1, 0);
-    for (const auto& [lo, hi] : m_pairs) ++m_start[lo + 1];
-    for (size_t i = 0; i < n; ++i) m_start[i + 1] += m_start[i];
-    m_items.resize(m_pairs.size());
-    std::vector<std::int32_t>& cursor = m_cursor;
-    cursor.assign(m_start.begin(), m_start.end() - 1);
-    for (const auto& [lo, hi] : m_pairs) m_items[cursor[lo]++] = hi;
-    for (size_t i = 0; i < n; ++i) std::sort(m_items.begin() + m_start[i], m_items.begin() + m_start[i + 1]);
+    group(m_pairs, n, m_start, m_items, m_cursor);
 }
 
 }  // namespace ndem

@@ -21,28 +21,46 @@ struct NeighbourParams {
 
 /// Pair (i, j) is within contact reach when |x_j − x_i| < r_i + r_j + m·min(r_i, r_j) +
 /// h(|v_i| + |v_j|). The lists hold every pair within that reach plus each particle's extension
-/// e_i = skin·r_i/2 + 3h|v_i| (as built); they stay complete while every particle has
-/// |x_i − x_i⁰| + h|v_i| ≤ e_i, since then an unlisted pair is still out of reach.
+/// e_i = skin·r_i/2 + 3h|v_i| (as built); they stay complete for the pairs of grains that still
+/// have |x_i − x_i⁰| + h|v_i| ≤ e_i, since such an unlisted pair is still out of reach.
+/// A grain that has used up its extension, or was added since the search, "escapes" the lists:
+/// while few have, their pairs are found each step by a box query on the grid of the last
+/// search (every other grain is within e_max of its place there) and among themselves, so one
+/// rattler or one emitted grain does not make every grain search again.
 class NeighbourList {
 public:
-    /// Whether the lists still hold every pair within reach: false once a particle has moved
-    /// and sped up by more than its extension, or the particles (count, ids, radii) or the
-    /// margin changed.
-    bool holds(const ParticleStore& p, const std::vector<double>& speed,
-               const NeighbourParams& params) const;
-    /// Searches the grid for every pair within the extended reach.
-    void build(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
+    /// Readies the lists for a detection at these positions and speeds: keeps them and finds
+    /// the escaped grains' pairs, or searches the grid again (the particles' ids or radii
+    /// changed, the margin changed, or too many escaped).
+    void update(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
 
-    /// The neighbours j > i of particle i (storage indices), ascending.
+    /// The listed neighbours j > i of particle i (storage indices), ascending; a pair counts
+    /// only while neither grain has escaped.
     std::span<const std::int32_t> of(size_t i) const {
+        if (i + 1 >= m_start.size()) return {};
         return {m_items.data() + m_start[i], m_items.data() + m_start[i + 1]};
     }
+    bool escaped(size_t i) const { return m_escaped[i] != 0; }
+    /// The candidate pairs of escaped grains whose smaller index is i: the partners j > i.
+    std::span<const std::int32_t> escapedOf(size_t i) const {
+        return {m_extraItems.data() + m_extraStart[i], m_extraItems.data() + m_extraStart[i + 1]};
+    }
     size_t pairCount() const { return m_items.size(); }
-    /// How many times the lists were built (a statistic and a test hook).
+    /// How many times the grid was searched (a statistic and a test hook).
     long builds() const { return m_builds; }
 
 private:
     double extendedReach(size_t i, size_t j) const;
+    /// Whether the grains of the last search are still the first ones, as they were.
+    bool sameGrains(const ParticleStore& p, const NeighbourParams& params) const;
+    /// Marks the escaped grains; false if too many escaped for the lists to pay.
+    bool markEscaped(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
+    void findEscapedPairs(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
+    void build(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
+    /// CSR by the smaller index of `pairs` into start/items, each list ascending.
+    static void group(const std::vector<std::pair<std::int32_t, std::int32_t>>& pairs, size_t n,
+                      std::vector<std::int32_t>& start, std::vector<std::int32_t>& items,
+                      std::vector<std::int32_t>& cursor);
 
     BroadPhase m_grid;
     std::vector<std::int32_t> m_start{0};  ///< CSR offsets by i
@@ -51,6 +69,11 @@ private:
     std::vector<std::uint8_t> m_fast;
     std::vector<std::int32_t> m_cursor;
     std::vector<std::array<std::int64_t, 3>> m_cellOf;  ///< each point's grid cell
+    std::vector<std::uint8_t> m_escaped;                ///< per grain, this step
+    std::vector<std::int32_t> m_escapedList;
+    std::vector<std::pair<std::int32_t, std::int32_t>> m_extraPairs;
+    std::vector<std::int32_t> m_extraStart{0}, m_extraItems;
+    double m_extensionMax = 0.0;
     // What the lists were built for.
     std::vector<Vec3> m_position;
     std::vector<double> m_extension;
