@@ -30,7 +30,8 @@ ndem::World& settledWorld() {
     return world;
 }
 
-/// Broad + narrow phase, spheres and walls, into a reused ContactSet (no history matching).
+/// Detection of spheres and walls into a reused ContactSet (no history matching), the
+/// neighbour lists kept from the first call: what a step of a resting bed pays.
 void BM_CollideSettledBed(benchmark::State& state) {
     const ndem::World& world = settledWorld();
     const ndem::CollisionParams params{world.settings().contactMargin, world.settings().timeStep};

@@ -6,7 +6,6 @@
 namespace ndem {
 
 void BroadPhase::build(const std::vector<Vec3>& positions, double cellSize) {
-    m_cell = cellSize;
     m_invCell = 1.0 / cellSize;
     const size_t n = positions.size();
     m_mask = maskFor(n);
@@ -14,8 +13,7 @@ void BroadPhase::build(const std::vector<Vec3>& positions, double cellSize) {
     m_start.assign(buckets + 1, 0);
     m_bucketOfPoint.resize(n);
     for (size_t i = 0; i < n; ++i) {
-        const CellCoord c = cellOf(positions[i]);
-        const std::uint32_t b = bucketOf(c.x, c.y, c.z);
+        const std::uint32_t b = bucketOf(positions[i]);
         m_bucketOfPoint[i] = b;
         ++m_start[b + 1];
     }
@@ -28,17 +26,14 @@ void BroadPhase::build(const std::vector<Vec3>& positions, double cellSize) {
 }
 
 int BroadPhase::neighbourBuckets(const Vec3& p, std::array<std::uint32_t, 27>& out) const {
-    const CellCoord c = cellOf(p);
+    const std::array<std::uint32_t, 27> around = bucketsAround(cell(p), m_mask);
     int count = 0;
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                const std::uint32_t b = bucketOf(c.x + dx, c.y + dy, c.z + dz);
-                // Two neighbour cells can hash to one bucket: list each bucket once.
-                bool duplicate = false;
-                for (int s = 0; s < count; ++s) duplicate |= (out[s] == b);
-                if (!duplicate) out[count++] = b;
-            }
+    for (std::uint32_t b : around) {
+        // Two neighbour cells can hash to one bucket: list each bucket once.
+        bool duplicate = false;
+        for (int s = 0; s < count; ++s) duplicate |= (out[s] == b);
+        if (!duplicate) out[count++] = b;
+    }
     return count;
 }
 
@@ -53,11 +48,11 @@ std::uint64_t BroadPhase::spatialKey(const Vec3& p) const {
         v = (v | v << 2) & 0x1249249249249249ull;
         return v;
     };
-    const CellCoord c = cellOf(p);
+    const std::array<std::int64_t, 3> c = cell(p);
     const std::int64_t offset = 1 << 20;
-    return spread(static_cast<std::uint64_t>(c.x + offset)) |
-           spread(static_cast<std::uint64_t>(c.y + offset)) << 1 |
-           spread(static_cast<std::uint64_t>(c.z + offset)) << 2;
+    return spread(static_cast<std::uint64_t>(c[0] + offset)) |
+           spread(static_cast<std::uint64_t>(c[1] + offset)) << 1 |
+           spread(static_cast<std::uint64_t>(c[2] + offset)) << 2;
 }
 
 }  // namespace ndem

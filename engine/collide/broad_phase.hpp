@@ -1,5 +1,5 @@
-// Uniform-grid broad phase: O(N) build by counting sort into hashed cells, and a pair walk
-// over the 27 neighbouring cells. Hashing makes the grid unbounded (particles may fly far)
+// Uniform-grid broad phase: O(N) build by counting sort into hashed cells, walked over the 27
+// neighbouring cells of a point or the cells of a box. Hashing makes the grid unbounded (particles may fly far)
 // without a dense cell array.
 #pragma once
 
@@ -19,12 +19,6 @@ public:
     /// Sorts the points into cells of edge `cellSize` (m). Reuses its buffers.
     void build(const std::vector<Vec3>& positions, double cellSize);
 
-    /// Calls f(i, j) once for every pair i < j whose cells are neighbours (and for a few
-    /// more that share a hash bucket; the narrow phase rejects those by distance), i ascending,
-    /// then in the order of neighbourBuckets(), then j ascending.
-    template <class F>
-    void forEachCandidatePair(const std::vector<Vec3>& positions, F&& f) const;
-
     /// The buckets of the 27 cells around p, each once, in the order the pair walk visits
     /// them; returns how many.
     int neighbourBuckets(const Vec3& p, std::array<std::uint32_t, 27>& out) const;
@@ -33,7 +27,6 @@ public:
     void forEachInBucket(std::uint32_t bucket, F&& f) const {
         for (std::int32_t k = m_start[bucket]; k < m_start[bucket + 1]; ++k) f(m_items[k]);
     }
-    std::uint32_t bucketOfPoint(size_t i) const { return m_bucketOfPoint[i]; }
 
     /// Calls f(j) once for every point in the cells that overlap the box [lo, hi] (and for a
     /// few more that share their buckets).
@@ -43,22 +36,35 @@ public:
     /// Morton (z-order) key of the cell holding p, used to reorder particles for locality.
     std::uint64_t spatialKey(const Vec3& p) const;
 
-    double cellSize() const { return m_cell; }
     /// The integer coordinates of the cell holding p, and the bucket of a cell.
-    std::array<std::int64_t, 3> cell(const Vec3& p) const {
-        const CellCoord c = cellOf(p);
-        return {c.x, c.y, c.z};
-    }
+    std::array<std::int64_t, 3> cell(const Vec3& p) const { return cellAt(p, m_invCell); }
     std::uint32_t bucketOfCell(const std::array<std::int64_t, 3>& c) const {
-        return bucketOf(c[0], c[1], c[2]);
+        return hashCell(c[0], c[1], c[2], m_mask);
     }
 
+    /// The cell holding p in a grid of cells 1/invCell wide.
+    static std::array<std::int64_t, 3> cellAt(const Vec3& p, double invCell) {
+        return {static_cast<std::int64_t>(std::floor(p.x() * invCell)),
+                static_cast<std::int64_t>(std::floor(p.y() * invCell)),
+                static_cast<std::int64_t>(std::floor(p.z() * invCell))};
+    }
     /// The bucket of cell (x, y, z) in a grid of mask + 1 buckets.
     static std::uint32_t hashCell(std::int64_t x, std::int64_t y, std::int64_t z, std::uint32_t mask) {
         const std::uint64_t h = static_cast<std::uint64_t>(x) * 73856093ull ^
                                 static_cast<std::uint64_t>(y) * 19349663ull ^
                                 static_cast<std::uint64_t>(z) * 83492791ull;
         return static_cast<std::uint32_t>((h ^ (h >> 29)) & mask);
+    }
+    /// The buckets of the 27 cells around c in walk order (z, then y, then x, from below),
+    /// repeats included.
+    static std::array<std::uint32_t, 27> bucketsAround(const std::array<std::int64_t, 3>& c,
+                                                      std::uint32_t mask) {
+        std::array<std::uint32_t, 27> out{};
+        int k = 0;
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) out[k++] = hashCell(c[0] + dx, c[1] + dy, c[2] + dz, mask);
+        return out;
     }
     /// The bucket mask build() uses for n points: about two buckets per point keeps chains
     /// short; a power of two makes the hash a mask.
@@ -67,19 +73,9 @@ public:
     }
 
 private:
-    struct CellCoord {
-        std::int64_t x, y, z;
-    };
-    CellCoord cellOf(const Vec3& p) const {
-        return {static_cast<std::int64_t>(std::floor(p.x() * m_invCell)),
-                static_cast<std::int64_t>(std::floor(p.y() * m_invCell)),
-                static_cast<std::int64_t>(std::floor(p.z() * m_invCell))};
-    }
-    std::uint32_t bucketOf(std::int64_t x, std::int64_t y, std::int64_t z) const {
-        return hashCell(x, y, z, m_mask);
-    }
+    std::uint32_t bucketOf(const Vec3& p) const { return bucketOfCell(cell(p)); }
 
-    double m_cell = 1.0, m_invCell = 1.0;
+    double m_invCell = 1.0;
     std::uint32_t m_mask = 0;
     std::vector<std::uint32_t> m_bucketOfPoint;
     std::vector<std::int32_t> m_start;  ///< CSR offsets per bucket
@@ -90,22 +86,9 @@ private:
 };
 
 template <class F>
-void BroadPhase::forEachCandidatePair(const std::vector<Vec3>& positions, F&& f) const {
-    const std::int32_t n = static_cast<std::int32_t>(positions.size());
-    std::array<std::uint32_t, 27> buckets{};
-    for (std::int32_t i = 0; i < n; ++i) {
-        const int count = neighbourBuckets(positions[i], buckets);
-        for (int s = 0; s < count; ++s)
-            forEachInBucket(buckets[s], [&](std::int32_t j) {
-                if (j > i) f(i, j);
-            });
-    }
-}
-
-template <class F>
 void BroadPhase::forEachInBox(const Vec3& lo, const Vec3& hi, F&& f) {
-    const CellCoord a = cellOf(lo), b = cellOf(hi);
-    const double cells = double(b.x - a.x + 1) * double(b.y - a.y + 1) * double(b.z - a.z + 1);
+    const std::array<std::int64_t, 3> a = cell(lo), b = cell(hi);
+    const double cells = double(b[0] - a[0] + 1) * double(b[1] - a[1] + 1) * double(b[2] - a[2] + 1);
     // A box wider than the grid has buckets: every point is a candidate anyway.
     if (cells >= double(m_mask) + 1.0) {
         for (std::int32_t j : m_items) f(j);
@@ -119,10 +102,10 @@ void BroadPhase::forEachInBox(const Vec3& lo, const Vec3& hi, F&& f) {
         std::fill(m_stamp.begin(), m_stamp.end(), 0);
         m_query = 1;
     }
-    for (std::int64_t z = a.z; z <= b.z; ++z)
-        for (std::int64_t y = a.y; y <= b.y; ++y)
-            for (std::int64_t x = a.x; x <= b.x; ++x) {
-                const std::uint32_t bucket = bucketOf(x, y, z);
+    for (std::int64_t z = a[2]; z <= b[2]; ++z)
+        for (std::int64_t y = a[1]; y <= b[1]; ++y)
+            for (std::int64_t x = a[0]; x <= b[0]; ++x) {
+                const std::uint32_t bucket = hashCell(x, y, z, m_mask);
                 if (m_stamp[bucket] == m_query) continue;
                 m_stamp[bucket] = m_query;
                 forEachInBucket(bucket, f);

@@ -25,12 +25,10 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction};
     m_neighbours.update(p, m_speed, list);
 
-    // Each thread filters a contiguous range of the lists; the contacts are written in range
-    // order, so the set is the same for any thread count.
     // The pairs of i are listed in the order of the hashed grid walk this detection replaced,
     // on cells as wide as the fastest pair's reach: by the first place among the 27 cells
-    // around i's (z, then y, then x, from below) whose bucket is j's bucket, then by j. It is
-    // the PGS sweep order, so keeping it keeps every trajectory of the grid walk, bit for bit.
+    // around i's (BroadPhase::bucketsAround) whose bucket is j's bucket, then by j. It is the
+    // PGS sweep order, so keeping it keeps every trajectory of the grid walk, bit for bit.
     double rMax = 0.0, vMax = 0.0;
     for (int i = 0; i < n; ++i) {
         rMax = std::max(rMax, p.radius[i]);
@@ -42,11 +40,12 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     m_cell.resize(n);
     m_bucket.resize(n);
     for (int i = 0; i < n; ++i) {
-        for (int a = 0; a < 3; ++a)
-            m_cell[i][a] = static_cast<std::int64_t>(std::floor(p.position[i][a] * invCell));
+        m_cell[i] = BroadPhase::cellAt(p.position[i], invCell);
         m_bucket[i] = BroadPhase::hashCell(m_cell[i][0], m_cell[i][1], m_cell[i][2], mask);
     }
 
+    // Each thread filters a contiguous range of the lists; the contacts are written in range
+    // order, so the set is the same for any thread count.
     const int threads = std::max(1, params.threads);
     m_accepted.resize(threads);
     for (auto& a : m_accepted) a.clear();
@@ -69,11 +68,7 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                 // Neighbours in storage (z-order) often share a cell: hash its 27 once.
                 const auto& c = m_cell[i];
                 if (!aroundValid || c != aroundCell) {
-                    int k = 0;
-                    for (int dz = -1; dz <= 1; ++dz)
-                        for (int dy = -1; dy <= 1; ++dy)
-                            for (int dx = -1; dx <= 1; ++dx)
-                                around[k++] = BroadPhase::hashCell(c[0] + dx, c[1] + dy, c[2] + dz, mask);
+                    around = BroadPhase::bucketsAround(c, mask);
                     aroundCell = c;
                     aroundValid = true;
                 }

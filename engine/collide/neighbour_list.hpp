@@ -45,7 +45,6 @@ public:
     std::span<const std::int32_t> escapedOf(size_t i) const {
         return {m_extraItems.data() + m_extraStart[i], m_extraItems.data() + m_extraStart[i + 1]};
     }
-    size_t pairCount() const { return m_items.size(); }
     /// How many times the grid was searched (a statistic and a test hook).
     long builds() const { return m_builds; }
 

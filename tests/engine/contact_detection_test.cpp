@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 #include <utility>
 #include <vector>
@@ -73,9 +74,14 @@ std::vector<std::pair<Index, Index>> gridWalkOrder(const ParticleStore& p) {
     BroadPhase grid;
     grid.build(p.position, 2.0 * rMax * (1.0 + kMargin) + 2.0 * vMax * kStep);
     std::vector<std::pair<Index, Index>> pairs;
-    grid.forEachCandidatePair(p.position, [&](Index i, Index j) {
-        if (withinReach(p, i, j)) pairs.emplace_back(i, j);
-    });
+    std::array<std::uint32_t, 27> buckets{};
+    for (Index i = 0; i < static_cast<Index>(p.size()); ++i) {
+        const int count = grid.neighbourBuckets(p.position[i], buckets);
+        for (int s = 0; s < count; ++s)
+            grid.forEachInBucket(buckets[s], [&](Index j) {
+                if (j > i && withinReach(p, i, j)) pairs.emplace_back(i, j);
+            });
+    }
     return pairs;
 }
 
@@ -160,7 +166,6 @@ TEST(ContactDetection, ListsKeptAcrossStepsFindWhatAFreshSearchFinds) {
             }
         }
         const long builds = kept.neighbours().builds();
-        EXPECT_GE(builds, 1) << "skin " << skin;
         if (skin > 0.0) {
             EXPECT_LT(builds, steps / 2) << "skin " << skin;
         }
