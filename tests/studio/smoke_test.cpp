@@ -38,12 +38,16 @@ TEST(StudioSmoke, SiloScreenshotShowsParticlesAndPanelsAndSnapshotsAdvance) {
     QImage image(QString::fromStdString(png));
     ASSERT_FALSE(image.isNull());
     const int w = image.width(), h = image.height();
-    // Particles: saturated colour-map pixels in the middle of the view, where the silo stands
-    // (the background, walls and panels are greys and dark blues).
-    const double particles = share(image, w * 35 / 100, h / 10, w * 65 / 100, h * 95 / 100, [](const QColor& c) {
-        return std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) > 90;
+    // Particles: colour-map pixels in the middle of the view, where the silo stands, between the
+    // Simulation panel and the Plots panel (from 57 % of the width; its tabs are ImGui blues).
+    // The background, walls and floor are greys. The colour map's dark end (viridis' purple,
+    // max − min ≈ 80) counts too: how far the bed has settled after 40 frames depends on how
+    // fast the machine steps, and a settled bed is mostly dark. Measured: 0.16-0.20 with the
+    // 800 grains, 0.016 with a single grain in view.
+    const double particles = share(image, w * 35 / 100, h / 10, w * 56 / 100, h * 95 / 100, [](const QColor& c) {
+        return std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) > 60;
     });
-    EXPECT_GT(particles, 0.01) << "no particles drawn";
+    EXPECT_GT(particles, 0.05) << "no particles drawn";
     // The Simulation panel at the top left: ImGui's dark window background (darker than the
     // viewport's clear colour) with light label text on it.
     const double panel = share(image, 15, 40, 300, 300, [](const QColor& c) {
