@@ -5,7 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/settings.hpp"
-#include "core/world.hpp"
+#include "world/world.hpp"
 
 #include <functional>
 #include <nlohmann/json.hpp>

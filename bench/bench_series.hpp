@@ -2,7 +2,7 @@
 // the app's live silo (the real-time factor a user sees).
 #pragma once
 
-#include "core/world.hpp"
+#include "world/world.hpp"
 
 #include <functional>
 #include <nlohmann/json.hpp>

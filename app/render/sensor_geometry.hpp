@@ -2,7 +2,7 @@
 // picking by casting the mouse ray against the sensor's own distance function.
 #pragma once
 
-#include "reduce/split_sensor.hpp"
+#include "core/split_sensor.hpp"
 
 #include <glm/glm.hpp>
 

@@ -1,7 +1,7 @@
 // GUI actions waiting for the sim thread: applied between steps, never in the middle of one.
 #pragma once
 
-#include "core/world.hpp"
+#include "world/world.hpp"
 
 #include <functional>
 #include <mutex>

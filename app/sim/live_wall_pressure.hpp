@@ -1,7 +1,7 @@
 // The silo's wall pressure profile for the live plot, averaged over a short window of steps.
 #pragma once
 
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurement.hpp"
 
 #include <memory>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/step_stats.hpp"
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "sim/command_queue.hpp"
 #include "sim/live_wall_pressure.hpp"
 #include "sim/snapshot.hpp"

@@ -3,7 +3,7 @@
 #include "progress.hpp"
 #include "scene_run.hpp"
 
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "io/csv_writer.hpp"
 #include "io/run_report.hpp"
 #include "io/scene_file.hpp"

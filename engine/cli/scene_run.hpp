@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/error.hpp"
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "io/run_report.hpp"
 #include "io/scene_file.hpp"
 

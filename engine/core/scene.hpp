@@ -1,12 +1,11 @@
 // Everything that defines a simulation before it starts: what a scene file describes.
 #pragma once
 
-#include "reduce/split_sensor.hpp"
-
 #include "core/emitter.hpp"
 #include "core/material.hpp"
 #include "core/particles.hpp"
 #include "core/settings.hpp"
+#include "core/split_sensor.hpp"
 #include "core/triangle_mesh.hpp"
 #include "core/wall.hpp"
 

@@ -1,6 +1,6 @@
 #include "io/run_report.hpp"
 
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "io/json_fields.hpp"
 #include "io/scene_file.hpp"
 

@@ -1,6 +1,6 @@
 #include "io/vtk_writer.hpp"
 
-#include "core/world.hpp"
+#include "world/world.hpp"
 
 #include <algorithm>
 #include <array>

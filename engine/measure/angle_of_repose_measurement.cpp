@@ -2,7 +2,7 @@
 // along x such as the one on the conveyor of servin-wang (Sec. 4: "the average
 // inclination of the pile surface defined by the surface particles in the mid section of the
 // conveyor, neglecting particles resting directly on the conveyor surface").
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"

@@ -1,7 +1,7 @@
 // The Janssen profile along the centre axis of a silo (servin-2014 Sec. 5.1, Fig. 4): the
 // Love–Weber contact stress in slices of a central column, against depth. Where wallPressure
 // sees the horizontal stress at the wall, this sees the stress inside the material.
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"

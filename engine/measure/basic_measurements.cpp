@@ -1,6 +1,6 @@
 // Measurements that follow single bodies or walls: a particle's trajectory, a two-body
 // restitution, the force on a wall, and the height of a resting column against Hertz theory.
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 #include "solve/contact_law.hpp"
 

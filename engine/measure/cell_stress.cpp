@@ -1,6 +1,6 @@
 // Stresses and strains of a box cell made of six walls (triaxial test, wang-servin-berglund
 // Sec. 4.4): σ_i = mean push of the two walls facing along i / the cell's cross-section.
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 
 #include <array>

@@ -4,7 +4,7 @@
 // centre, contact stress at the contact point. A kernel would give smoother fields but needs
 // a width choice per user and couples cells; with cells of a few diameters and time averaging
 // the box is good enough for the paper's metrics and cheap enough to sample every step.
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"

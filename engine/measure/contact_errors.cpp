@@ -1,7 +1,7 @@
 // The contact-level error metrics of servin-2014 Sec. 4.1 (Eq. 40): overlap error ε_c = δ/d
 // over touching contacts, and for contacts in slide mode the slide error
 // ε_sl = (|f_t| − μ|f_n|)/(μ|f_n|) and slide-direction error ε_dir = (θ_dir − π)/π.
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 

@@ -2,7 +2,7 @@
 // Sec. 4.3, Eq. 14), the dynamic angle of repose from the centre of mass, and the velocity
 // profile across the flow along z' perpendicular to the free surface (servin-2014 Sec. 5.2,
 // Fig. 8–9).
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"

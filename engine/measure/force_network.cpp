@@ -1,7 +1,7 @@
 // The force network of servin-2014 Sec. 4.1: particles (and walls) as nodes, the normal force
 // magnitude as edge weight. Reports one snapshot of the network, its strong part (contacts
 // above the mean force, which carry most of the load) and the distribution P(f/⟨f⟩).
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 

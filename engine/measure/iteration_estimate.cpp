@@ -1,6 +1,6 @@
 #include "measure/iteration_estimate.hpp"
 
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 
 #include <algorithm>

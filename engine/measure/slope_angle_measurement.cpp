@@ -1,7 +1,7 @@
 // Inclination of the top surface of a collapsing granular block (servin-wang Sec. 4,
 // Fig. 10): "the plane defined by the particles on the top surface of the granular cube,
 // discarding any particles that disconnect from the main contact network".
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"

@@ -1,6 +1,6 @@
 // Convergence of the PGS on a real step of the simulation: residual and multiplier error per
 // sweep (wang-servin-berglund Eq. 13, Fig. 4, 7, 8), from World's solver probe.
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/measurements.hpp"
 
 #include <cmath>

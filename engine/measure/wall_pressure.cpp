@@ -1,7 +1,7 @@
 // Janssen test on a silo wall (servin-2014 Sec. 4.2.1): the contact pressure on horizontal
 // strips of the cylinder wall against depth, compared with the hydrostatic pressure of a fluid
 // of the same bulk density and with the fitted Janssen curve p_sat (1 − exp(−(H − z)/λ)).
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
 #include "measure/janssen_fit.hpp"
 #include "measure/measurements.hpp"

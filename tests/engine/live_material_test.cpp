@@ -1,6 +1,6 @@
 // Material changes on a running world (the app's material panel).
 #include "core/material_properties.hpp"
-#include "core/world.hpp"
+#include "world/world.hpp"
 #include "io/scene_file.hpp"
 
 #include <gtest/gtest.h>

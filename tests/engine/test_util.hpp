@@ -1,7 +1,7 @@
 // Helpers shared by the engine tests.
 #pragma once
 
-#include "core/world.hpp"
+#include "world/world.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,16 +9,17 @@
 #include "core/particles.hpp"
 #include "core/scene.hpp"
 #include "core/settings.hpp"
+#include "core/split_sensor.hpp"
 #include "core/step_stats.hpp"
 #include "core/triangle_mesh.hpp"
 #include "core/wall.hpp"
 #include "measure/measurement.hpp"
 #include "reduce/model_reduction.hpp"
-#include "reduce/split_sensor.hpp"
 #include "solve/impact_region.hpp"
 #include "solve/pgs_solver.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
+#include "world/step_context.hpp"
 
 #include <memory>
 #include <optional>
@@ -118,33 +119,39 @@ public:
     long removedCount() const { return m_removedTotal; }
 
 private:
+    // Stages of step(), in the order it calls them (world/step.cpp).
+    void prepareStep(StepContext& ctx);
+    /// Contact detection at the start of the step, and again where the impact stage threw a
+    /// grain faster than the first detection assumed (the neighbour lists serve both).
+    void detectContacts(StepContext& ctx);
+    void splitAggregates(StepContext& ctx);
+    void impactStage(StepContext& ctx);
+    void continuousStage(StepContext& ctx);
+    void writeBackVelocities();
+    void mergeAggregates(StepContext& ctx);
+    void integratePositions();
+    void smoothForces();
+    void integrateSmooth();
+    void finishStep(StepContext& ctx);
+    void measure(StepStats& stats);
+
+    // Pieces of the stages.
     void applySchedule();
     void emitAndRemove(StepStats& stats);
     void reorderParticles();
-    void stepNonsmooth(StepStats& stats, class PhaseClock& clock);
-    void stepSmooth(StepStats& stats, class PhaseClock& clock);
-    /// Contact detection at the start of the step, and again where the impact stage threw a
-    /// grain faster than the first detection assumed (the neighbour lists serve both).
-    void detectContacts(StepStats& stats);
-    void solveImpacts(StepStats& stats);
+    void loadSolverBodies(StepContext& ctx);
+    void flagImpacts(StepContext& ctx);
+    void solveImpacts(StepContext& ctx);
     bool impactsOutranDetection() const;
-    void loadSolverBodies();
-    void runSolverProbe();
-    void flagImpacts(StepStats& stats);
-    void accumulateWallForces();
-    void integratePositions();
-    void reduceBeforeImpacts(StepStats& stats, class PhaseClock& clock);
-    void reduceAfterSolve(StepStats& stats, class PhaseClock& clock);
-    void writeBackVelocities();
+    void runSolverProbe(const StepContext& ctx);
     void carryInternalImpulses(const BodyMap& map);
-    void measure(StepStats& stats);
+    void accumulateWallForces();
     /// PGS options from the settings: threads, kernel and friction model.
-    PgsOptions pgsOptions(int iterations, double tolerance = 0.0,
+    PgsOptions pgsOptions(const StepContext& ctx, int iterations, double tolerance = 0.0,
                           std::vector<double>* residualHistory = nullptr) const;
 
     std::string m_name;
     StepSettings m_settings;
-    StepSettings m_stepSettings;  ///< m_settings with the step's resolved thread count
     ThreadGovernor m_governor;
     MaterialTable m_materials;
     std::vector<ContactMaterialOverride> m_contactOverrides;

@@ -1,4 +1,4 @@
-#include "reduce/split_sensor.hpp"
+#include "core/split_sensor.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,108 @@
+// Between steps: schedules, servo walls, emitters, sinks and the storage order.
+#include "world/world.hpp"
+
+#include "collide/broad_phase.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ndem {
+
+void World::applySchedule() {
+    for (Wall& w : m_walls) {
+        if (w.enabled && m_time >= w.disableAt) w.enabled = false;
+        if (!w.servo.active) continue;
+        const ServoControl& s = w.servo;
+        if (m_time >= s.constantFrom) {
+            w.linearVelocity = s.constantSpeed * s.direction;
+            continue;
+        }
+        double area = s.area;
+        if (s.areaWalls[0] >= 0) {
+            auto gap = [&](int a, int b) {
+                const Vec3 normal = m_walls[a].orientation * Vec3::UnitZ();
+                return std::abs((m_walls[a].position - m_walls[b].position).dot(normal));
+            };
+            area = gap(s.areaWalls[0], s.areaWalls[1]) * gap(s.areaWalls[2], s.areaWalls[3]);
+        }
+        // The particles push back along −direction; move in while they carry less than σ A.
+        const double pushBack = -w.force.dot(s.direction);
+        const double speed = std::clamp(s.gain * (s.stress * area - pushBack), -s.maxSpeed, s.maxSpeed);
+        w.linearVelocity = speed * s.direction;
+    }
+}
+
+void World::emitAndRemove(StepStats& stats) {
+    for (const SinkSpec& sink : m_sinks) {
+        for (size_t k = m_particles.size(); k-- > 0;) {
+            const Vec3& x = m_particles.position[k];
+            if ((x.array() >= sink.min.array()).all() && (x.array() <= sink.max.array()).all()) {
+                m_particles.remove(static_cast<Index>(k));
+                ++stats.removed;
+            }
+        }
+    }
+    const double h = m_settings.timeStep;
+    for (Emitter& e : m_emitters) {
+        const EmitterSpec& s = e.spec;
+        if (m_time < s.start || m_time >= s.stop) continue;
+        e.owed += s.rate * h;
+        const double rMax = s.radii.max();
+        // Particles already near the box: a new one must not overlap them (few, found once).
+        std::vector<Index> nearby;
+        for (size_t i = 0; i < m_particles.size(); ++i) {
+            const Vec3& x = m_particles.position[i];
+            const double reach = m_particles.radius[i] + rMax;
+            if ((x.array() >= s.min.array() - reach).all() && (x.array() <= s.max.array() + reach).all())
+                nearby.push_back(static_cast<Index>(i));
+        }
+        while (e.owed >= 1.0 && (s.maxCount == 0 || e.emitted < s.maxCount)) {
+            e.owed -= 1.0;
+            ParticleSpec p;
+            p.radius = s.radii.sample(e.random);
+            p.velocity = s.velocity;
+            p.material = s.material;
+            bool placed = false;
+            for (int attempt = 0; attempt < 30 && !placed; ++attempt) {
+                for (int k = 0; k < 3; ++k) p.position[k] = e.random.uniform(s.min[k], s.max[k]);
+                placed = std::none_of(nearby.begin(), nearby.end(), [&](Index j) {
+                    const double gap = p.radius + m_particles.radius[j];
+                    return (m_particles.position[j] - p.position).squaredNorm() < gap * gap;
+                });
+            }
+            if (!placed) {
+                // The box is crowded: keep the debt and try next step rather than overlap.
+                e.owed += 1.0;
+                ++e.skipped;
+                break;
+            }
+            nearby.push_back(addParticle(p));
+            ++e.emitted;
+            ++stats.emitted;
+        }
+    }
+    m_emittedTotal += stats.emitted;
+    m_removedTotal += stats.removed;
+}
+
+void World::reorderParticles() {
+    const size_t n = m_particles.size();
+    if (n < 2) return;
+    double rMax = 0.0;
+    for (double r : m_particles.radius) rMax = std::max(rMax, r);
+    BroadPhase grid;
+    grid.build({}, 2.0 * rMax);
+    std::vector<std::pair<std::uint64_t, Index>> keyed(n);
+    for (size_t i = 0; i < n; ++i)
+        keyed[i] = {grid.spatialKey(m_particles.position[i]), static_cast<Index>(i)};
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<Index> order(n);
+    bool identity = true;
+    for (size_t i = 0; i < n; ++i) {
+        order[i] = keyed[i].second;
+        identity &= (order[i] == static_cast<Index>(i));
+    }
+    if (!identity) m_particles.permute(order);
+}
+
+}  // namespace ndem

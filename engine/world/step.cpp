@@ -1,0 +1,317 @@
+// The step: its stages in order, each timed where it is called (DESIGN.md, data flow).
+#include "world/world.hpp"
+
+#include "solve/contact_rows.hpp"
+#include "solve/smooth_dem.hpp"
+#include "solve/warm_start.hpp"
+
+#include <algorithm>
+
+namespace ndem {
+
+StepStats World::step() {
+    StepContext ctx;
+    ctx.settings = m_settings;
+    ctx.settings.threads = m_governor.threads(m_settings.threads);
+    ctx.stats.threads = ctx.settings.threads;
+    ctx.stats.reductionEnabled = reductionActive();
+    for (auto& m : m_measurements) m->prepare(*this);
+    PhaseTimes& seconds = ctx.stats.seconds;
+
+    timed(seconds.collide, [&] {
+        prepareStep(ctx);
+        detectContacts(ctx);
+    });
+    if (m_settings.mode == StepMode::Smooth) {
+        timed(seconds.solve, [&] { smoothForces(); });
+        timed(seconds.integrate, [&] { integrateSmooth(); });
+    } else {
+        if (reductionActive()) timed(seconds.reduce, [&] { splitAggregates(ctx); });
+        timed(seconds.impact, [&] { impactStage(ctx); });
+        timed(seconds.solve, [&] { continuousStage(ctx); });
+        // Velocity write-back (members co-move), merge, and x_{i+1} = x_i + h v_{i+1}.
+        timed(seconds.integrate, [&] { writeBackVelocities(); });
+        if (reductionActive()) timed(seconds.reduce, [&] { mergeAggregates(ctx); });
+        timed(seconds.integrate, [&] { integratePositions(); });
+    }
+    timed(seconds.integrate, [&] { finishStep(ctx); });
+    timed(seconds.measure, [&] { measure(ctx.stats); });
+    return ctx.stats;
+}
+
+void World::prepareStep(StepContext& ctx) {
+    applySchedule();
+    emitAndRemove(ctx.stats);
+    if (m_reduction.aggregateCount() > 0) {
+        if (!reductionActive())
+            m_reduction.dissolve(m_particles);
+        else if (ctx.stats.removed > 0)
+            m_reduction.dropRemoved(m_particles, m_walls);
+    }
+    // Particles are re-sorted in space now and then so that the contacts of neighbours,
+    // generated in storage order, also sit close in memory for the sweeps.
+    if (m_settings.reorderInterval > 0 && m_stepCount % m_settings.reorderInterval == 0)
+        reorderParticles();
+}
+
+void World::detectContacts(StepContext& ctx) {
+    const CollisionParams params{m_settings.contactMargin, m_settings.timeStep,
+                                 m_settings.contactSkin, ctx.settings.threads};
+    m_collider.detect(m_particles, m_walls, m_meshes, params, m_contacts);
+    m_history.match(m_contacts);
+    StepStats& stats = ctx.stats;
+    stats.contacts = stats.speculativeContacts = 0;
+    for (std::uint8_t f : m_contacts.flags) {
+        if (f & kTouching)
+            ++stats.contacts;
+        else
+            ++stats.speculativeContacts;
+    }
+}
+
+void World::splitAggregates(StepContext& ctx) {
+    m_startVelocity = m_particles.velocity;
+    m_startAngular = m_particles.angularVelocity;
+    const TrialSolution* trial = nullptr;
+    if (m_settings.reduction.trialSplit && m_reduction.aggregateCount() > 0) {
+        runTrialSolve(m_particles, m_contacts, m_history, m_materials, ctx.settings, gravity(), m_trial);
+        trial = &m_trial;
+    }
+    ctx.stats.split = m_reduction.split(m_particles, m_contacts, m_walls, m_sensors, m_materials,
+                                        gravity(), m_settings, trial);
+}
+
+void World::impactStage(StepContext& ctx) {
+    loadSolverBodies(ctx);
+    // Impact stage (servin-2014 App. A): new contacts closing faster than v_imp get Newton's
+    // law, the touching network around them keeps G v⁺ ≥ 0; hard rows, no warm start. Only
+    // the network within impact.depth contacts of an impact is solved: one grain landing on
+    // a resting bed must not cost 50 sweeps over every contact of the bed.
+    if (!m_settings.impactEnabled) return;
+    StepStats& stats = ctx.stats;
+    flagImpacts(ctx);
+    if (stats.impacts == 0) return;
+    solveImpacts(ctx);
+    // An impact can throw a grain faster than contact detection assumed at the start of the
+    // step, towards contacts it never saw (a resting grain struck from above goes through the
+    // floor). Then detect again with the new velocities and resolve the new impacts this
+    // reveals, once.
+    if (!impactsOutranDetection()) return;
+    writeBackVelocities();
+    detectContacts(ctx);
+    loadSolverBodies(ctx);
+    const int first = stats.impacts;
+    stats.impacts = 0;
+    flagImpacts(ctx);
+    if (stats.impacts > 0) solveImpacts(ctx);
+    stats.impacts += first;
+}
+
+void World::continuousStage(StepContext& ctx) {
+    // q_n takes v⁺ (wang-servin-berglund Algorithm 1 line 7) before the pre-step adds the
+    // external forces (line 8); then warm start and PGS.
+    buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, ctx.settings,
+                        gravity().norm(), m_rows, ctx.map);
+    const Vec3 gh = m_settings.timeStep * gravity();
+    for (size_t i = 0; i + 1 < m_bodies.size(); ++i)  // the last body is the static one
+        if (m_bodies[i].invMass > 0.0) m_bodies[i].v += gh;
+    if (m_reduction.aggregateCount() > 0) m_reduction.applyGyroscopic(m_bodies, m_settings.timeStep);
+    if (m_settings.warmStart)
+        warmStartRows(m_rows, m_contacts, m_history, m_materials, ctx.settings, m_bodies, ctx.map);
+    if (m_probe.requested) runSolverProbe(ctx);
+    const PgsResult r =
+        m_pgs.solve(m_rows, m_bodies,
+                    pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
+                               m_recordResidual ? &m_residualHistory : nullptr));
+    storeContinuousImpulses(m_rows, m_contacts, ctx.settings.threads);
+    if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit) carryInternalImpulses(ctx.map);
+    StepStats& stats = ctx.stats;
+    stats.iterations = r.iterations;
+    stats.residual = r.residual;
+    stats.maxResidual = r.maxResidual;
+    stats.normalResidual = r.normalResidual;
+}
+
+void World::mergeAggregates(StepContext& ctx) {
+    ctx.stats.merged = m_reduction.merge(m_particles, m_contacts, m_walls, m_sensors, m_materials,
+                                         gravity(), m_startVelocity, m_startAngular, m_settings);
+}
+
+void World::finishStep(StepContext& ctx) {
+    if (m_settings.mode != StepMode::Smooth) {
+        // The governor learns what one row-sweep cost on this many threads.
+        const double rowSweeps = std::max(1.0, double(m_rows.size()) * ctx.stats.iterations);
+        m_governor.record(ctx.settings.threads, ctx.stats.seconds.solve / rowSweeps);
+    }
+    accumulateWallForces();
+    m_history.store(m_contacts, m_particles.nextId());
+    m_time += m_settings.timeStep;
+    ++m_stepCount;
+    StepStats& stats = ctx.stats;
+    stats.step = m_stepCount;
+    stats.time = m_time;
+    stats.particles = static_cast<int>(m_particles.size());
+    stats.aggregates = m_reduction.aggregateCount();
+    stats.members = m_reduction.memberCount();
+    stats.reductionLevel = m_reduction.reductionLevel(m_particles.size());
+}
+
+// ---------------------------------------------------------------------------------------
+// Pieces of the nonsmooth stages
+// ---------------------------------------------------------------------------------------
+
+void World::carryInternalImpulses(const BodyMap& map) {
+    // A contact inside an aggregate has no row: it keeps the impulse it carried when it was
+    // last solved, so the grains an aggregate frees start loaded, not cold (and the force
+    // network and wall pressures still show the frozen forces). The trial split, where on,
+    // solves these contacts instead.
+    ContactSet& c = m_contacts;
+    for (size_t i = 0; i < c.size(); ++i) {
+        if (!map.internal(c, i) || c.memory[i] < 0) continue;
+        const ContactMemory& m = m_history[c.memory[i]];
+        c.normalImpulse[i] = m.normalImpulse;
+        c.frictionImpulse[i] = m.frictionImpulse;
+        c.rollingImpulse[i] = m.rollingImpulse;
+        c.hertzScale[i] = m.hertzScale;
+    }
+}
+
+void World::writeBackVelocities() {
+    for (size_t i = 0; i < m_particles.size(); ++i) {
+        m_particles.velocity[i] = m_bodies[i].v;
+        m_particles.angularVelocity[i] = m_bodies[i].w;
+    }
+    if (m_reduction.aggregateCount() > 0) m_reduction.storeBodies(m_bodies, m_particles, m_walls);
+}
+
+void World::solveImpacts(StepContext& ctx) {
+    m_impactRegion.mark(m_contacts, m_particles.size(), m_settings.impactDepth);
+    buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows, ctx.map);
+    PgsOptions options = pgsOptions(ctx, m_settings.impactIterations);
+    options.method = SolverMethod::Pgs;  // hard rows, a few sweeps: nothing to accelerate
+    const PgsResult r = m_impactPgs.solve(m_impactRows, m_bodies, options);
+    ctx.stats.impactIterations += r.iterations;
+    storeImpactImpulses(m_impactRows, m_contacts);
+}
+
+bool World::impactsOutranDetection() const {
+    // Detection keeps pairs within the static margin plus h|v|: a grain that now moves faster
+    // by more than margin/h may reach a pair that was not kept.
+    const double h = m_settings.timeStep;
+    for (size_t i = 0; i < m_particles.size(); ++i) {
+        const double gained = m_bodies[i].v.norm() - m_particles.velocity[i].norm();
+        if (gained * h > m_settings.contactMargin * m_particles.radius[i]) return true;
+    }
+    return false;
+}
+
+PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tolerance,
+                             std::vector<double>* residualHistory) const {
+    PgsOptions o;
+    o.iterations = iterations;
+    o.tolerance = tolerance;
+    o.friction = m_settings.frictionModel;
+    o.residualHistory = residualHistory;
+    o.threads = ctx.settings.threads;
+    o.simd = m_settings.simd;
+    o.method = m_settings.method;
+    o.order = m_settings.order;
+    return o;
+}
+
+void World::loadSolverBodies(StepContext& ctx) {
+    const size_t n = m_particles.size();
+    m_bodies.resize(n + 1);
+    for (size_t i = 0; i < n; ++i) {
+        SolverBody& b = m_bodies[i];
+        b.v = m_particles.velocity[i];
+        b.w = m_particles.angularVelocity[i];
+        b.invMass = m_particles.invMass[i];
+        b.setIsotropicInvInertia(m_particles.invInertia[i]);
+    }
+    m_bodies[n] = SolverBody{};  // the static body every wall contact uses as B
+    // The map's arrays are (re)built with the aggregates' bodies.
+    ctx.map = BodyMap{};
+    if (m_reduction.aggregateCount() > 0) {
+        m_reduction.loadBodies(m_particles, m_bodies);
+        ctx.map = m_reduction.map();
+    }
+}
+
+void World::flagImpacts(StepContext& ctx) {
+    const double h = m_settings.timeStep;
+    const double threshold = m_settings.impactThreshold;
+    for (size_t i = 0; i < m_contacts.size(); ++i) {
+        std::uint8_t& f = m_contacts.flags[i];
+        if (f & kWasTouching) continue;  // impacts are new contacts only
+        if (ctx.map.internal(m_contacts, i)) continue;
+        const double incoming =
+            relativeContactVelocity(m_contacts, i, m_bodies, ctx.map).dot(m_contacts.normal[i]);
+        if (incoming >= -threshold) continue;
+        // Touching, or closing the gap within this step: act before the overlap happens so the
+        // separation speed is exactly e times the approach speed.
+        const double overlap = m_contacts.overlap[i];
+        if (overlap >= 0.0 || overlap - h * incoming > 0.0) {
+            f |= kImpact;
+            ++ctx.stats.impacts;
+        }
+    }
+}
+
+void World::accumulateWallForces() {
+    for (Wall& w : m_walls) {
+        w.force.setZero();
+        w.torque.setZero();
+    }
+    const double invH = 1.0 / m_settings.timeStep;
+    for (size_t i = 0; i < m_contacts.size(); ++i) {
+        if (!(m_contacts.flags[i] & kWallContact)) continue;
+        Wall& w = m_walls[m_contacts.bodyB[i]];
+        const Vec3 impulse = (m_contacts.normalImpulse[i] + m_contacts.impactImpulse[i]) *
+                                 m_contacts.normal[i] +
+                             m_contacts.frictionImpulse[i];
+        const Vec3 f = impulse * invH;
+        w.force += f;
+        w.torque += m_contacts.leverB[i].cross(f) + m_contacts.rollingImpulse[i] * invH;
+    }
+}
+
+void World::integratePositions() {
+    const double h = m_settings.timeStep;
+    for (size_t i = 0; i < m_particles.size(); ++i) {
+        m_particles.position[i] += h * m_particles.velocity[i];
+        const Vec3& w = m_particles.angularVelocity[i];
+        if (w.squaredNorm() > 0.0)
+            m_particles.orientation[i] = integrateOrientation(m_particles.orientation[i], w, h);
+    }
+    for (Wall& w : m_walls) w.move(h);
+    if (m_reduction.aggregateCount() > 0) m_reduction.integrate(m_particles, h);
+    for (SplitSensor& s : m_sensors) s.move(h);
+}
+
+// ---------------------------------------------------------------------------------------
+// Smooth DEM
+// ---------------------------------------------------------------------------------------
+
+void World::smoothForces() {
+    const size_t n = m_particles.size();
+    m_force.assign(n, Vec3::Zero());
+    m_torque.assign(n, Vec3::Zero());
+    computeSmoothForces(m_particles, m_contacts, m_history, m_materials, m_settings, m_force,
+                        m_torque);
+}
+
+void World::integrateSmooth() {
+    // Symplectic Euler: v_{i+1} = v_i + h M⁻¹ f(x_i, v_i), x_{i+1} = x_i + h v_{i+1}.
+    const size_t n = m_particles.size();
+    const double h = m_settings.timeStep;
+    const Vec3 g = gravity();
+    for (size_t i = 0; i < n; ++i) {
+        if (m_particles.invMass[i] > 0.0)
+            m_particles.velocity[i] += h * (m_force[i] * m_particles.invMass[i] + g);
+        m_particles.angularVelocity[i] += h * m_particles.invInertia[i] * m_torque[i];
+    }
+    integratePositions();
+}
+
+}  // namespace ndem

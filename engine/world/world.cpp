@@ -1,0 +1,118 @@
+#include "world/world.hpp"
+
+#include "core/material_properties.hpp"
+#include "solve/smooth_dem.hpp"
+
+#include <sstream>
+
+namespace ndem {
+
+Expected<World> World::create(const Scene& scene) {
+    World w;
+    w.m_name = scene.name;
+    std::string error;
+    if (!w.m_materials.build(scene.materials, scene.contactMaterials, &error))
+        return Error{"contactMaterials: " + error};
+    w.m_contactOverrides = scene.contactMaterials;
+    w.m_walls = scene.walls;
+    w.m_meshes = scene.meshes;
+    for (TriangleMesh& m : w.m_meshes) m.buildGrid();
+    const size_t materialCount = w.m_materials.materials().size();
+    for (const Wall& wall : w.m_walls) {
+        if (wall.material >= materialCount)
+            return Error{"wall '" + wall.name + "': unknown material index"};
+        if (wall.shape == WallShape::Mesh &&
+            (wall.mesh < 0 || wall.mesh >= static_cast<int>(w.m_meshes.size())))
+            return Error{"wall '" + wall.name + "': mesh index out of range"};
+    }
+    w.m_particles.reserve(scene.particles.size());
+    for (const ParticleSpec& p : scene.particles) {
+        if (p.material >= materialCount) return Error{"particle: unknown material index"};
+        if (!(p.radius > 0.0)) return Error{"particle: radius must be > 0"};
+        w.m_particles.add(p, w.m_materials.materials()[p.material].density);
+    }
+    for (const EmitterSpec& e : scene.emitters) {
+        if (e.material >= materialCount) return Error{"emitter '" + e.name + "': unknown material"};
+        Emitter emitter;
+        emitter.spec = e;
+        emitter.random = Random(e.seed);
+        w.m_emitters.push_back(emitter);
+    }
+    w.m_sinks = scene.sinks;
+    w.m_sensors = scene.sensors;
+    if (auto e = w.applySettings(scene.settings)) return *e;
+    return w;
+}
+
+std::optional<Error> World::setMaterials(const std::vector<Material>& materials) {
+    const std::vector<Material>& old = m_materials.materials();
+    if (materials.size() != old.size())
+        return Error{"materials: the number of materials cannot change while running (reset)"};
+    for (size_t i = 0; i < materials.size(); ++i) {
+        if (materials[i].name != old[i].name)
+            return Error{"materials." + std::to_string(i) + ".name: cannot rename a material"};
+        if (materials[i].density != old[i].density)
+            return Error{"materials." + old[i].name +
+                         ".density: particle masses are fixed; change it in the scene and reset"};
+        if (auto e = validate(materials[i])) return e;
+    }
+    MaterialTable table;
+    std::string error;
+    if (!table.build(materials, m_contactOverrides, &error)) return Error{"contactMaterials: " + error};
+    m_materials = std::move(table);
+    return std::nullopt;
+}
+
+Index World::addParticle(const ParticleSpec& spec) {
+    return m_particles.add(spec, m_materials.materials()[spec.material].density);
+}
+
+double World::smoothStabilityLimit() const {
+    std::vector<MaterialId> wallMaterials;
+    for (const Wall& w : m_walls) wallMaterials.push_back(w.material);
+    return ndem::smoothStabilityLimit(m_particles, m_materials, wallMaterials, m_settings);
+}
+
+std::optional<Error> World::applySettings(const StepSettings& s) {
+    if (auto e = validate(s)) return e;
+    if (s.mode == StepMode::Smooth) {
+        std::vector<MaterialId> wallMaterials;
+        for (const Wall& w : m_walls) wallMaterials.push_back(w.material);
+        const double limit = ndem::smoothStabilityLimit(m_particles, m_materials, wallMaterials, s);
+        if (s.timeStep > limit) {
+            std::ostringstream msg;
+            msg << "settings.timeStep: h = " << s.timeStep
+                << " s exceeds the smooth-DEM stability limit sqrt(m/k) = " << limit
+                << " s of this scene (lower timeStep or use mode semi-smooth)";
+            return Error{msg.str()};
+        }
+    }
+    m_settings = s;
+    return std::nullopt;
+}
+
+void World::measure(StepStats& stats) {
+    double kinetic = 0.0;
+    for (size_t i = 0; i < m_particles.size(); ++i) {
+        if (m_particles.invMass[i] <= 0.0) continue;
+        const double inertia =
+            m_particles.invInertia[i] > 0.0 ? 1.0 / m_particles.invInertia[i] : 0.0;
+        kinetic += 0.5 * m_particles.mass[i] * m_particles.velocity[i].squaredNorm() +
+                   0.5 * inertia * m_particles.angularVelocity[i].squaredNorm();
+    }
+    stats.kineticEnergy = kinetic;
+    double sum = 0.0, maxOverlap = 0.0;
+    int touching = 0;
+    for (size_t i = 0; i < m_contacts.size(); ++i) {
+        if (!(m_contacts.flags[i] & kTouching)) continue;
+        const double e = m_contacts.overlap[i] / m_contacts.diameter[i];
+        sum += e;
+        maxOverlap = std::max(maxOverlap, e);
+        ++touching;
+    }
+    stats.meanOverlap = touching ? sum / touching : 0.0;
+    stats.maxOverlap = maxOverlap;
+    for (auto& m : m_measurements) m->sample(*this, stats);
+}
+
+}  // namespace ndem

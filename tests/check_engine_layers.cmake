@@ -1,0 +1,15 @@
+# Fails if engine/core/ includes a header of a higher layer (DESIGN.md: core/ is the bottom
+# layer; collide, solve, reduce, measure, io and world build on it, never the other way).
+file(GLOB_RECURSE sources ${ENGINE_DIR}/core/*.hpp ${ENGINE_DIR}/core/*.cpp)
+set(bad "")
+foreach(f ${sources})
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"(collide|solve|reduce|measure|io|world|cli)/")
+  if(lines)
+    list(APPEND bad "${f}: ${lines}")
+  endif()
+endforeach()
+list(LENGTH sources count)
+if(bad)
+  message(FATAL_ERROR "engine/core includes a higher layer:\n${bad}")
+endif()
+message(STATUS "engine layers: ${count} files of core/ checked, none include a higher layer")
