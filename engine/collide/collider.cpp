@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 
 namespace ndem {
 
@@ -147,19 +149,21 @@ Vec3 closestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const V
 void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& walls,
                            const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                            ContactSet& out) {
+    m_wallCandidates.resize(walls.size());
+    m_wallTests = 0;
     for (size_t w = 0; w < walls.size(); ++w) {
         const Wall& wall = walls[w];
         if (!wall.enabled) continue;
         const std::uint32_t wallIndex = static_cast<std::uint32_t>(w);
         // What does not depend on the particle, once per wall (the same expressions as per
-        // particle, so the same bits): every grain tests every wall.
+        // particle, so the same bits).
         const double wallLinearSpeed = wall.linearVelocity.norm();
         const double wallSpin = wall.angularVelocity.norm();
         const double wallSurfaceSpeed = wall.surfaceVelocity.norm();
         const Vec3 up = wall.orientation * Vec3::UnitZ();
-        for (size_t k = 0; k < p.size(); ++k) {
-            const Index i = static_cast<Index>(k);
-            if (!hasFreedom(p, i)) continue;
+        auto test = [&](Index i) {
+            ++m_wallTests;
+            if (!hasFreedom(p, i)) return;
             const double r = p.radius[i];
             const Vec3& x = p.position[i];
             const double staticMargin = params.marginFraction * r;
@@ -259,8 +263,93 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
                     break;
                 }
             }
+        };
+        // Grains in ascending order, as a test of every grain would emit them.
+        if (const std::vector<Index>* grains = wallGrains(p, wall, w, params)) {
+            for (Index i : *grains) test(i);
+        } else {
+            for (size_t k = 0; k < p.size(); ++k) test(static_cast<Index>(k));
         }
     }
+}
+
+namespace {
+
+/// Signed distance from a sphere centre to a wall's surface, on the side the grains are:
+/// 1-Lipschitz in x, so a grain that moves by s changes it by at most s. Cylinders: +∞ beyond
+/// `slack` past either end (the detection skips grains beyond the ends).
+double wallDistance(const Wall& wall, const Vec3& x, double slack) {
+    switch (wall.shape) {
+        case WallShape::Plane:
+            return (x - wall.position).dot(wall.orientation * Vec3::UnitZ());
+        case WallShape::Box: {
+            const Vec3 local = wall.toLocal(x);
+            const Vec3 d = local - local.cwiseMax(-wall.halfExtents).cwiseMin(wall.halfExtents);
+            const double dist = d.norm();
+            return dist > 0.0 ? dist : -(wall.halfExtents - local.cwiseAbs()).minCoeff();
+        }
+        case WallShape::Cylinder: {
+            const Vec3 local = wall.toLocal(x);
+            if (local.z() < -slack || local.z() > wall.height + slack)
+                return std::numeric_limits<double>::infinity();
+            return wall.radius - std::hypot(local.x(), local.y());
+        }
+        case WallShape::Mesh:
+            break;
+    }
+    return -std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+bool Collider::WallCandidates::sameWall(const Wall& wall, const CollisionParams& params,
+                                        long builds) const {
+    return this->builds == builds && timeStep == params.timeStep &&
+           marginFraction == params.marginFraction && shape == wall.shape &&
+           position == wall.position && orientation.coeffs() == wall.orientation.coeffs() &&
+           halfExtents == wall.halfExtents && radius == wall.radius && height == wall.height &&
+           surfaceVelocity == wall.surfaceVelocity;
+}
+
+const std::vector<Index>* Collider::wallGrains(const ParticleStore& p, const Wall& wall, size_t w,
+                                               const CollisionParams& params) {
+    // Only a wall that does not move keeps its candidates; meshes have their own grid.
+    if (wall.shape == WallShape::Mesh || !wall.linearVelocity.isZero() ||
+        !wall.angularVelocity.isZero())
+        return nullptr;
+    WallCandidates& c = m_wallCandidates[w];
+    if (!c.sameWall(wall, params, m_neighbours.builds())) {
+        // A grain of the last search that is to reach the wall before it escapes its lists
+        // was, at the search, within its contact reach plus its extension e_k of the wall (it
+        // moves by less than e_k minus h|v|, the speed part of its reach).
+        c.builds = m_neighbours.builds();
+        c.timeStep = params.timeStep;
+        c.marginFraction = params.marginFraction;
+        c.shape = wall.shape;
+        c.position = wall.position;
+        c.orientation = wall.orientation;
+        c.halfExtents = wall.halfExtents;
+        c.radius = wall.radius;
+        c.height = wall.height;
+        c.surfaceVelocity = wall.surfaceVelocity;
+        c.grains.clear();
+        const double wallSpeed = wall.surfaceVelocity.norm();
+        for (size_t k = 0; k < m_neighbours.builtCount(); ++k) {
+            const double e = m_neighbours.extension(k);
+            const double r = p.radius[k];
+            // 10⁻⁹ above the bound: the round-off of the distances compared.
+            const double reach =
+                (1.0 + 1e-9) * (r + params.marginFraction * r + params.timeStep * wallSpeed + e);
+            if (wallDistance(wall, m_neighbours.builtPosition(k), e) < reach) c.grains.push_back(static_cast<Index>(k));
+        }
+    }
+    // The escaped grains (and those added since the search) are tested whatever they were.
+    const std::span<const std::int32_t> escaped = m_neighbours.escapedGrains();
+    if (escaped.empty()) return &c.grains;
+    m_wallGrains.clear();
+    std::set_union(c.grains.begin(), c.grains.end(), escaped.begin(), escaped.end(),
+                   std::back_inserter(m_wallGrains));
+    return &m_wallGrains;
 }
 
 }  // namespace ndem

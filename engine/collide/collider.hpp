@@ -24,13 +24,15 @@ struct CollisionParams {
 /// Sphere pairs come from Verlet neighbour lists, searched again only when a particle has used
 /// up its share of the skin; they are listed by smaller storage index, then in the order of a
 /// hashed grid walk (the order fixes the PGS sweep order, hence the trajectories), whatever the
-/// skin. Wall contacts follow.
+/// skin. Wall contacts follow, wall by wall, in grain order.
 class Collider {
 public:
     void detect(const ParticleStore& particles, const std::vector<Wall>& walls,
                 const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                 ContactSet& out);
     const NeighbourList& neighbours() const { return m_neighbours; }
+    /// Grains tested against the walls in the last detection, all walls summed (a test hook).
+    size_t wallTests() const { return m_wallTests; }
 
 private:
     /// Whether spheres i and j (storage indices) can touch within the step.
@@ -40,12 +42,34 @@ private:
     void detectWalls(const ParticleStore& particles, const std::vector<Wall>& walls,
                      const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                      ContactSet& out);
+    /// The grains to test against wall w, ascending, or nullptr for all: a wall that does not
+    /// move lists, with each neighbour search, the grains that can reach it before they escape
+    /// their lists, and the escaped grains are added.
+    const std::vector<Index>* wallGrains(const ParticleStore& p, const Wall& wall, size_t w,
+                                         const CollisionParams& params);
+
+    /// A still wall's candidate grains and what they were found for.
+    struct WallCandidates {
+        long builds = -1;  ///< the neighbour search they go with
+        double timeStep = 0.0, marginFraction = 0.0;
+        WallShape shape = WallShape::Plane;
+        Vec3 position = Vec3::Zero();
+        Quat orientation = Quat::Identity();
+        Vec3 halfExtents = Vec3::Zero();
+        double radius = 0.0, height = 0.0;
+        Vec3 surfaceVelocity = Vec3::Zero();
+        std::vector<Index> grains;
+        bool sameWall(const Wall& wall, const CollisionParams& params, long builds) const;
+    };
 
     NeighbourList m_neighbours;
     std::vector<double> m_speed;
     std::vector<std::vector<std::pair<Index, Index>>> m_accepted;  ///< per thread
     std::vector<std::array<std::int64_t, 3>> m_cell;  ///< cell of each particle in the order grid
     std::vector<std::uint32_t> m_bucket;              ///< and its bucket
+    std::vector<WallCandidates> m_wallCandidates;     ///< per wall
+    std::vector<Index> m_wallGrains;                  ///< candidates and escaped grains
+    size_t m_wallTests = 0;
 };
 
 /// Closest point to p on triangle (a, b, c) (Ericson, Real-Time Collision Detection 5.1.5).

@@ -45,7 +45,15 @@ public:
     std::span<const std::int32_t> escapedOf(size_t i) const {
         return {m_extraItems.data() + m_extraStart[i], m_extraItems.data() + m_extraStart[i + 1]};
     }
-    /// How many times the grid was searched (a statistic and a test hook).
+    /// The escaped grains of this step, ascending.
+    std::span<const std::int32_t> escapedGrains() const { return m_escapedList; }
+    /// Grains of the last search (the first ones in storage), where each was then, and how far
+    /// it may move from there, h|v| included, before it escapes (m).
+    size_t builtCount() const { return m_position.size(); }
+    const Vec3& builtPosition(size_t i) const { return m_position[i]; }
+    double extension(size_t i) const { return m_extension[i]; }
+    /// How many times the grid was searched (a statistic and a test hook): a list of anything
+    /// else found with the last search is valid while this stays the same.
     long builds() const { return m_builds; }
 
 private:

@@ -138,13 +138,34 @@ void expectSameContacts(const ContactSet& a, const ContactSet& b) {
     }
 }
 
+/// Walls of every listed kind in and around the cloud of cloud(2500, …) (0.16 m wide): a floor,
+/// a tilted plane that cuts through it, an oblique box inside it, a cylinder around it and a
+/// plane moving into it. Wall contacts come after the pairs.
+std::vector<Wall> wallsThroughTheCloud() {
+    std::vector<Wall> walls(5);
+    walls[1].position = Vec3(0.12, 0.0, 0.0);
+    walls[1].orientation = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3(-1.0, 0.2, 0.3).normalized());
+    walls[2].shape = WallShape::Box;
+    walls[2].position = Vec3(0.08, 0.08, 0.08);
+    walls[2].orientation = Quat(Eigen::AngleAxisd(0.4, Vec3(1.0, 1.0, 0.0).normalized()));
+    walls[2].halfExtents = Vec3(0.02, 0.015, 0.03);
+    walls[3].shape = WallShape::Cylinder;
+    walls[3].position = Vec3(0.08, 0.08, 0.01);
+    walls[3].radius = 0.075;
+    walls[3].height = 0.12;
+    walls[4].position = Vec3(0.0, 0.16, 0.0);
+    walls[4].orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitY());
+    walls[4].linearVelocity = Vec3(0.0, -0.05, 0.0);
+    return walls;
+}
+
 TEST(ContactDetection, ListsKeptAcrossStepsFindWhatAFreshSearchFinds) {
     // Grains creep, a few fly, some are struck (the impact stage) or stopped, some jump (an
     // aggregate re-formed, a user dragged one). The lists are searched again only when needed,
     // and every step lists exactly what a fresh detection lists.
     for (double skin : {0.0, 0.5, 2.0}) {
         ParticleStore p = cloud(2500, 0.02, 2.0, 31);
-        const std::vector<Wall> walls{Wall{}};  // a floor at z = 0 (wall contacts come last)
+        std::vector<Wall> walls = wallsThroughTheCloud();
         const CollisionParams params{kMargin, kStep, skin};
         Collider kept;
         ContactSet listed, fresh;
@@ -156,6 +177,12 @@ TEST(ContactDetection, ListsKeptAcrossStepsFindWhatAFreshSearchFinds) {
             Collider().detect(p, walls, {}, params, fresh);
             ASSERT_GT(fresh.size(), 1500u);
             expectSameContacts(listed, fresh);
+            // Still walls keep candidates with the lists: edits must reach them.
+            if (step == 20) walls[3].radius -= 0.01;
+            if (step == 30) walls[2].position.x() += 0.004;
+            if (step == 40) walls[0].surfaceVelocity = Vec3(0.5, 0.0, 0.0);
+            if (step == 45) walls[4].linearVelocity.setZero();  // stops: still from now on
+            for (Wall& w : walls) w.move(kStep);
             for (size_t i = 0; i < p.size(); ++i) {
                 p.position[i] += kStep * p.velocity[i];
                 if (step % 10 != 5) continue;
@@ -206,15 +233,23 @@ TEST(ContactDetection, ARestingPackingIsSearchedOnce) {
     for (Vec3& v : p.velocity) v.setZero();
     Collider collider;
     ContactSet contacts;
+    const std::vector<Wall> floor{Wall{}};
     for (int step = 0; step < 20; ++step) {
         for (size_t i = 0; i < p.size(); i += 3) p.position[i].z() += 1e-6;  // settling creep
-        collider.detect(p, {}, {}, CollisionParams{kMargin, kStep, 0.5}, contacts);
+        collider.detect(p, floor, {}, CollisionParams{kMargin, kStep, 0.5}, contacts);
     }
     EXPECT_EQ(collider.neighbours().builds(), 1);
+    // Only the grains near the floor are tested against it: those within reach plus skin.
+    size_t nearFloor = 0;
+    for (size_t i = 0; i < p.size(); ++i) nearFloor += p.position[i].z() < 1.05 * p.radius[i] + 0.5 * 0.5 * p.radius[i];
+    EXPECT_GE(collider.wallTests(), nearFloor);
+    EXPECT_LT(collider.wallTests(), p.size() / 5);
     std::vector<std::pair<Index, Index>> pairs;
-    for (size_t c = 0; c < contacts.size(); ++c)
+    for (size_t c = 0; c < contacts.size(); ++c) {
+        if (contacts.flags[c] & kWallContact) continue;
         pairs.emplace_back(std::min(contacts.bodyA[c], contacts.bodyB[c]),
                            std::max(contacts.bodyA[c], contacts.bodyB[c]));
+    }
     std::sort(pairs.begin(), pairs.end());
     EXPECT_EQ(pairs, allPairsWithinReach(p));
 }
