@@ -17,6 +17,39 @@ bool hasFreedom(const ParticleStore& p, Index i) {
 
 }  // namespace
 
+// Inline: these run for every listed pair of every step.
+inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams& params, Index i,
+                           Index j) const {
+    if (!hasFreedom(p, i) && !hasFreedom(p, j)) return false;
+    // Pairs that move, even side by side, can be driven together during the solve (a
+    // compression wave in a falling pack): keep them as speculative contacts.
+    const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
+    const double reach = p.radius[i] + p.radius[j] +
+                         params.marginFraction * std::min(p.radius[i], p.radius[j]) +
+                         params.timeStep * (m_speed[i] + m_speed[j]);
+    return dist2 < reach * reach && dist2 > 0.0;
+}
+
+inline void Collider::emitPair(const ParticleStore& p, Index i, Index j, ContactSet& out, size_t c) const {
+    // Body A is the particle with the smaller stable id so that the key, the normal's sense
+    // and the remembered impulses agree from step to step whatever the storage order.
+    const Vec3 d = p.position[j] - p.position[i];
+    const double dist = std::sqrt(d.squaredNorm());
+    Index a = i, b = j;
+    Vec3 nrm = d / dist;
+    if (p.id[j] < p.id[i]) {
+        std::swap(a, b);
+        nrm = -nrm;
+    }
+    const double overlap = p.radius[i] + p.radius[j] - dist;
+    const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
+    const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
+    const double meanDiameter = 0.5 * (da + db);
+    out.set(c, a, b, nrm, point - p.position[a], point - p.position[b], overlap, meanDiameter,
+            da * db / (da + db), p.material[a], p.material[b], particlePairKey(p.id[a], p.id[b]),
+            overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
+}
+
 void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                       const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                       ContactSet& out) {
@@ -91,38 +124,6 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
         for (const auto& [i, j] : mine) emitPair(p, i, j, out, first++);
     });
     detectWalls(p, walls, meshes, params, out);
-}
-
-bool Collider::withinReach(const ParticleStore& p, const CollisionParams& params, Index i,
-                           Index j) const {
-    if (!hasFreedom(p, i) && !hasFreedom(p, j)) return false;
-    // Pairs that move, even side by side, can be driven together during the solve (a
-    // compression wave in a falling pack): keep them as speculative contacts.
-    const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
-    const double reach = p.radius[i] + p.radius[j] +
-                         params.marginFraction * std::min(p.radius[i], p.radius[j]) +
-                         params.timeStep * (m_speed[i] + m_speed[j]);
-    return dist2 < reach * reach && dist2 > 0.0;
-}
-
-void Collider::emitPair(const ParticleStore& p, Index i, Index j, ContactSet& out, size_t c) const {
-    // Body A is the particle with the smaller stable id so that the key, the normal's sense
-    // and the remembered impulses agree from step to step whatever the storage order.
-    const Vec3 d = p.position[j] - p.position[i];
-    const double dist = std::sqrt(d.squaredNorm());
-    Index a = i, b = j;
-    Vec3 nrm = d / dist;
-    if (p.id[j] < p.id[i]) {
-        std::swap(a, b);
-        nrm = -nrm;
-    }
-    const double overlap = p.radius[i] + p.radius[j] - dist;
-    const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
-    const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
-    const double meanDiameter = 0.5 * (da + db);
-    out.set(c, a, b, nrm, point - p.position[a], point - p.position[b], overlap, meanDiameter,
-            da * db / (da + db), p.material[a], p.material[b], particlePairKey(p.id[a], p.id[b]),
-            overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
 }
 
 Vec3 closestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {

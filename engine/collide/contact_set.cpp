@@ -77,33 +77,6 @@ void ContactSet::resize(size_t n) {
     rollingSpring.resize(n);
 }
 
-void ContactSet::set(size_t c, Index a, Index b, const Vec3& n, const Vec3& la, const Vec3& lb,
-                     double delta, double d, double dStar, MaterialId ma, MaterialId mb,
-                     std::uint64_t k, std::uint8_t f) {
-    bodyA[c] = a;
-    bodyB[c] = b;
-    normal[c] = n;
-    leverA[c] = la;
-    leverB[c] = lb;
-    overlap[c] = delta;
-    diameter[c] = d;
-    effectiveDiameter[c] = dStar;
-    materialA[c] = ma;
-    materialB[c] = mb;
-    wallVelocity[c].setZero();
-    wallAngularVelocity[c].setZero();
-    key[c] = k;
-    flags[c] = f;
-    memory[c] = -1;
-    normalImpulse[c] = 0.0;
-    frictionImpulse[c].setZero();
-    rollingImpulse[c].setZero();
-    impactImpulse[c] = 0.0;
-    hertzScale[c] = 0.0;
-    tangentialSpring[c].setZero();
-    rollingSpring[c].setZero();
-}
-
 size_t ContactSet::add(Index a, Index b, const Vec3& n, const Vec3& la, const Vec3& lb,
                        double delta, double d, double dStar, MaterialId ma, MaterialId mb,
                        std::uint64_t k, std::uint8_t f) {

@@ -66,7 +66,7 @@ struct ContactSet {
 
     /// n contacts; those added are unset until set().
     void resize(size_t n);
-    /// Writes contact c with zeroed results.
+    /// Writes contact c with zeroed results (inline: the detection calls it for every contact).
     void set(size_t c, Index a, Index b, const Vec3& n, const Vec3& leverA, const Vec3& leverB,
              double overlap, double diameter, double effectiveDiameter, MaterialId ma,
              MaterialId mb, std::uint64_t key, std::uint8_t flags);
@@ -75,6 +75,33 @@ struct ContactSet {
                double overlap, double diameter, double effectiveDiameter, MaterialId ma,
                MaterialId mb, std::uint64_t key, std::uint8_t flags);
 };
+
+inline void ContactSet::set(size_t c, Index a, Index b, const Vec3& n, const Vec3& la, const Vec3& lb,
+                     double delta, double d, double dStar, MaterialId ma, MaterialId mb,
+                     std::uint64_t k, std::uint8_t f) {
+    bodyA[c] = a;
+    bodyB[c] = b;
+    normal[c] = n;
+    leverA[c] = la;
+    leverB[c] = lb;
+    overlap[c] = delta;
+    diameter[c] = d;
+    effectiveDiameter[c] = dStar;
+    materialA[c] = ma;
+    materialB[c] = mb;
+    wallVelocity[c].setZero();
+    wallAngularVelocity[c].setZero();
+    key[c] = k;
+    flags[c] = f;
+    memory[c] = -1;
+    normalImpulse[c] = 0.0;
+    frictionImpulse[c].setZero();
+    rollingImpulse[c].setZero();
+    impactImpulse[c] = 0.0;
+    hertzScale[c] = 0.0;
+    tangentialSpring[c].setZero();
+    rollingSpring[c].setZero();
+}
 
 /// What a contact remembers between steps (one cache-friendly record per contact).
 struct ContactMemory {
