@@ -13,7 +13,7 @@ plot "wall_pressure_high.csv" using 1:4 every ::1 with points title "measured (s
      "wall_pressure_high.csv" using 1:2 every ::1 with lines title "hydrostatic ρ_b g (H − z)", \
      "wall_pressure_high.csv" using 1:3 every ::1 with lines title "Janssen fit"
 set output "wall_pressure_10.png"
-set title "Wall pressure vs depth, N_{it} = 10"
+set title "Wall pressure vs depth, N_{it} = 10, sequential order"
 set xlabel "depth H − z (m)"
 set ylabel "wall pressure (Pa)"
 unset logscale x
@@ -21,6 +21,15 @@ unset logscale y
 plot "wall_pressure_10.csv" using 1:4 every ::1 with points title "measured (strips of 5 d)", \
      "wall_pressure_10.csv" using 1:2 every ::1 with lines title "hydrostatic ρ_b g (H − z)", \
      "wall_pressure_10.csv" using 1:3 every ::1 with lines title "Janssen fit"
+set output "wall_pressure_10_coloured.png"
+set title "Wall pressure vs depth, N_{it} = 10, coloured order"
+set xlabel "depth H − z (m)"
+set ylabel "wall pressure (Pa)"
+unset logscale x
+unset logscale y
+plot "wall_pressure_10_coloured.csv" using 1:4 every ::1 with points title "measured (strips of 5 d)", \
+     "wall_pressure_10_coloured.csv" using 1:2 every ::1 with lines title "hydrostatic ρ_b g (H − z)", \
+     "wall_pressure_10_coloured.csv" using 1:3 every ::1 with lines title "Janssen fit"
 set output "axis_pressure.png"
 set title "Pressure along the centre axis (servin-2014 Fig. 4)"
 set xlabel "height z (m)"
@@ -28,4 +37,5 @@ set ylabel "pressure (Pa)"
 unset logscale x
 unset logscale y
 plot "axis_high.csv" using 5:3 every ::1 with linespoints title "N_{it} = 500", \
-     "axis_10.csv" using 5:3 every ::1 with linespoints title "N_{it} = 10"
+     "axis_10.csv" using 5:3 every ::1 with linespoints title "N_{it} = 10, sequential order", \
+     "axis_10_coloured.csv" using 5:3 every ::1 with linespoints title "N_{it} = 10, coloured order"
