@@ -83,6 +83,7 @@ struct BlockSweep {
     /// `previous` is γ_k for the restart test. Reads the bodies only.
     const BlockVector* previous = nullptr;
     BlockVector* next = nullptr;
+    BlockVector* delta = nullptr;          ///< γ' − y, the impulses that move the bodies to γ'
     double step = 1.0;
     int begin = 0, end = 0;                ///< block range
 };

@@ -122,15 +122,8 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
                 s.step = 1.0 / lipschitz;
                 s.begin = blockBegin;
                 s.end = blockEnd;
-                if (s.begin < s.end) gradient(s);
-                for (int b = blockBegin; b < blockEnd; ++b) {
-                    RollingBlock* roll = m_hasRolling[b] ? &m_rolling[b] : nullptr;
-                    for (int j = 0; j < 6; ++j) {
-                        const double* y = blockRow(m_blocks[b], roll, j);
-                        for (int l = 0; l < kBlockLanes; ++l)
-                            m_delta[b].row[j][l] = y ? m_next[b].row[j][l] - y[l] : 0.0;
-                    }
-                }
+                s.delta = m_delta.data();
+                if (s.begin < s.end) gradient(s);  // writes γ' and γ' − y
                 for (int c = chunkBegin; c < chunkEnd; ++c)
                     for (int i = c * kEnergyChunk; i < std::min(bodyCount, (c + 1) * kEnergyChunk); ++i)
                         m_bodyStart[i] = {bodies[i].v.x(), bodies[i].v.y(), bodies[i].v.z(),
@@ -199,16 +192,19 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
             // y ← γ' + β (γ' − γ_k), γ_k ← γ'; the bodies, at γ', take y − γ'. After the last
             // iterate: λ = γ' (feasible, with its velocities).
             const double b = last ? 0.0 : beta;
+            // A block without rolling rows neither has nor applies rows 3-5.
             for (int blk = blockBegin; blk < blockEnd; ++blk) {
                 RollingBlock* roll = m_hasRolling[blk] ? &m_rolling[blk] : nullptr;
-                for (int j = 0; j < 6; ++j) {
+                for (int j = 0; j < (roll ? 6 : 3); ++j) {
                     double* y = blockRow(m_blocks[blk], roll, j);
+                    const double* next = m_next[blk].row[j];
+                    double* previous = m_previous[blk].row[j];
+                    double* delta = m_delta[blk].row[j];
                     for (int l = 0; l < kBlockLanes; ++l) {
-                        const double next = m_next[blk].row[j][l];
-                        const double extrapolated = next + b * (next - m_previous[blk].row[j][l]);
-                        m_delta[blk].row[j][l] = extrapolated - next;
-                        m_previous[blk].row[j][l] = next;
-                        if (y) y[l] = extrapolated;
+                        const double extrapolated = next[l] + b * (next[l] - previous[l]);
+                        delta[l] = extrapolated - next[l];
+                        previous[l] = next[l];
+                        y[l] = extrapolated;
                     }
                 }
             }

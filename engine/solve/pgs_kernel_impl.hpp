@@ -266,6 +266,7 @@ inline void gradientLanes(const ContactBlock& c, const RollingBlock* roll, int l
     const D t = S::splat(s.step), one = S::splat(1.0);
     const BlockVector& prev = s.previous[k];
     BlockVector& next = s.next[k];
+    BlockVector& delta = s.delta[k];
     D all = S::zero(), normalSum = S::zero(), squares = S::zero(), inner = S::zero(),
       sigma = S::zero(), worst = S::zero();
     // One row: its candidate, and its terms of the sums; D = weight, keep = 1 − Σ/D.
@@ -278,6 +279,7 @@ inline void gradientLanes(const ContactBlock& c, const RollingBlock* roll, int l
         inner = S::mulAdd((y - z) * weight, candidate - S::load(prev.row[row] + lane), inner);
         sigma = S::mulAdd((one - keep) * weight, d * d, sigma);
         S::store(next.row[row] + lane, candidate);
+        S::store(delta.row[row] + lane, d);
         return r;
     };
 
