@@ -44,6 +44,26 @@ double bodyEnergy(const SolverBody& b, const std::array<double, 6>& before) {
     return e;
 }
 
+/// y ← γ' + b (γ' − γ_k) for the eight lanes of a row; Δ = y − γ' (what the bodies take), γ_k ← γ'.
+/// Restrict pointers: the arrays never overlap, so the lanes vectorise.
+void extrapolate(const double* __restrict next, double* __restrict previous,
+                 double* __restrict delta, double* __restrict y, double b) {
+    for (int l = 0; l < kBlockLanes; ++l) {
+        const double extrapolated = next[l] + b * (next[l] - previous[l]);
+        delta[l] = extrapolated - next[l];
+        previous[l] = next[l];
+        y[l] = extrapolated;
+    }
+}
+
+/// The velocities of bodies [begin, end) before a trial step (to measure it and to undo it).
+void saveVelocities(const SolverBody* __restrict bodies, std::array<double, 6>* __restrict start,
+                    int begin, int end) {
+    for (int i = begin; i < end; ++i)
+        start[i] = {bodies[i].v.x(), bodies[i].v.y(), bodies[i].v.z(),
+                    bodies[i].w.x(), bodies[i].w.y(), bodies[i].w.z()};
+}
+
 }  // namespace
 
 template <bool kCone>
@@ -70,6 +90,8 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
     for (size_t g = 0; g < m_general.size(); ++g)
         std::copy(m_general[g].lambda, m_general[g].lambda + 6, m_generalPrevious[g].begin());
     m_bodyStart.resize(bodies.size());
+    const SolverBody* bodyData = bodies.data();
+    std::array<double, 6>* startData = m_bodyStart.data();
     m_chunkEnergy.assign(chunks, 0.0);
 
     BlockSweep base;
@@ -124,10 +146,8 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
                 s.end = blockEnd;
                 s.delta = m_delta.data();
                 if (s.begin < s.end) gradient(s);  // writes γ' and γ' − y
-                for (int c = chunkBegin; c < chunkEnd; ++c)
-                    for (int i = c * kEnergyChunk; i < std::min(bodyCount, (c + 1) * kEnergyChunk); ++i)
-                        m_bodyStart[i] = {bodies[i].v.x(), bodies[i].v.y(), bodies[i].v.z(),
-                                          bodies[i].w.x(), bodies[i].w.y(), bodies[i].w.z()};
+                saveVelocities(bodyData, startData, chunkBegin * kEnergyChunk,
+                               std::min(bodyCount, chunkEnd * kEnergyChunk));
                 if (t == 0) {
                     general = RowSums{};
                     gradientGeneralRows(m_general, bodies.data(), kCone, 1.0 / lipschitz,
@@ -195,18 +215,9 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
             // A block without rolling rows neither has nor applies rows 3-5.
             for (int blk = blockBegin; blk < blockEnd; ++blk) {
                 RollingBlock* roll = m_hasRolling[blk] ? &m_rolling[blk] : nullptr;
-                for (int j = 0; j < (roll ? 6 : 3); ++j) {
-                    double* y = blockRow(m_blocks[blk], roll, j);
-                    const double* next = m_next[blk].row[j];
-                    double* previous = m_previous[blk].row[j];
-                    double* delta = m_delta[blk].row[j];
-                    for (int l = 0; l < kBlockLanes; ++l) {
-                        const double extrapolated = next[l] + b * (next[l] - previous[l]);
-                        delta[l] = extrapolated - next[l];
-                        previous[l] = next[l];
-                        y[l] = extrapolated;
-                    }
-                }
+                for (int j = 0; j < (roll ? 6 : 3); ++j)
+                    extrapolate(m_next[blk].row[j], m_previous[blk].row[j], m_delta[blk].row[j],
+                                blockRow(m_blocks[blk], roll, j), b);
             }
             if (t == 0)
                 for (size_t g = 0; g < m_general.size(); ++g)
