@@ -1,7 +1,12 @@
 #include "core/parallel.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace ndem {
 
@@ -37,5 +42,56 @@ void ThreadGovernor::record(int threads, double secondsPerUnit) {
     // A probe is the one fresh look at the other count: it replaces the old figure.
     c = c == 0.0 || m_probing ? secondsPerUnit : 0.7 * c + 0.3 * secondsPerUnit;
 }
+
+namespace parallel {
+
+namespace {
+
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+}
+
+/// How long a thread spins at a barrier before it yields its core: longer than the imbalance
+/// of a colour between threads (a few µs), far shorter than a scheduler time slice (ms).
+constexpr double kSpinSeconds = 50e-6;
+/// Then how long it yields before it sleeps on the futex.
+constexpr double kYieldSeconds = 1e-3;
+
+}  // namespace
+
+void SpinBarrier::arriveAndWait() {
+    const unsigned generation = m_generation.load(std::memory_order_acquire);
+    if (m_arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == m_count) {
+        // The last to arrive opens the next generation; the others see it with acquire.
+        m_arrived.store(0, std::memory_order_relaxed);
+        m_generation.store(generation + 1, std::memory_order_release);
+        m_generation.notify_all();
+        return;
+    }
+    waitFor(generation);
+}
+
+void SpinBarrier::waitFor(unsigned generation) {
+    using Clock = std::chrono::steady_clock;
+    const auto released = [&] { return m_generation.load(std::memory_order_acquire) != generation; };
+    // The clock is read every 64 spins only: a read costs as much as a few dozen of them.
+    const auto start = Clock::now();
+    for (int spin = 1;; ++spin) {
+        if (released()) return;
+        cpuRelax();
+        if (spin % 64 == 0 &&
+            std::chrono::duration<double>(Clock::now() - start).count() > kSpinSeconds)
+            break;
+    }
+    while (std::chrono::duration<double>(Clock::now() - start).count() < kYieldSeconds) {
+        if (released()) return;
+        std::this_thread::yield();
+    }
+    while (!released()) m_generation.wait(generation, std::memory_order_acquire);
+}
+
+}  // namespace parallel
 
 }  // namespace ndem

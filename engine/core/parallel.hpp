@@ -5,7 +5,7 @@
 // barrier (< 1 µs), where a TBB parallel_for per colour costs a task spawn and join each time.
 #pragma once
 
-#include <barrier>
+#include <atomic>
 #include <optional>
 #include <utility>
 
@@ -49,6 +49,28 @@ private:
 
 namespace parallel {
 
+/// The meeting point of a team, crossed hundreds of times per step (once per colour of every
+/// sweep). It spins first, for a bounded time, because the work between two crossings is
+/// balanced and short (tens of µs): std::barrier spins only a few dozen iterations before it
+/// sleeps on a futex, and the wake-up through the kernel cost 5 µs per crossing on this
+/// 2-vCPU VM (0.27 µs spinning; a two-thread solve ran at half the speed of one thread).
+/// Spinning on regardless (libgomp's ~10⁵ iterations) burns the time slice of the thread it
+/// waits for when there are more runnable threads than cores (the app's GUI beside the
+/// step), so after kSpinSeconds it yields the core, and later sleeps on the futex.
+class SpinBarrier {
+public:
+    explicit SpinBarrier(int count) : m_count(count) {}
+    /// Every thread of the team calls it; none returns before all have arrived, and what each
+    /// wrote before is visible to all after (release on arrival, acquire on leaving).
+    void arriveAndWait();
+
+private:
+    void waitFor(unsigned generation);
+    alignas(64) std::atomic<int> m_arrived{0};
+    alignas(64) std::atomic<unsigned> m_generation{0};
+    int m_count;
+};
+
 #if defined(__SANITIZE_THREAD__)
 // libgomp is not instrumented, so ThreadSanitizer does not see its forks, barriers and joins:
 // each one is announced as a release before and an acquire after, on one token.
@@ -61,7 +83,7 @@ inline void acquire() {}
 #endif
 
 /// The barrier of the team the calling thread is in (null outside a team).
-inline thread_local std::barrier<>* t_barrier = nullptr;
+inline thread_local SpinBarrier* t_barrier = nullptr;
 
 #if defined(_OPENMP)
 inline int threadIndex() { return omp_get_thread_num(); }
@@ -70,9 +92,9 @@ inline int teamSize() { return omp_get_num_threads(); }
 /// Not libgomp's barrier, which spins up to ~10⁵ iterations before it sleeps: on a machine
 /// with more runnable threads than cores (the app's GUI beside the step, two runs side by
 /// side) the waiting thread burns the time slice of the one it waits for, and a step took 7×
-/// longer on two threads than on one. std::barrier spins briefly, then sleeps on a futex.
+/// longer on two threads than on one. SpinBarrier bounds its spin.
 inline void barrier() {
-    if (t_barrier) t_barrier->arrive_and_wait();
+    if (t_barrier) t_barrier->arriveAndWait();
 }
 #else
 inline int threadIndex() { return 0; }
@@ -92,7 +114,7 @@ template <class F>
 void team(int threads, F&& body) {
 #if defined(_OPENMP)
     if (threads > 1) {
-        std::optional<std::barrier<>> sync;
+        std::optional<SpinBarrier> sync;
         release();
 #pragma omp parallel num_threads(threads)
         {
@@ -109,7 +131,7 @@ void team(int threads, F&& body) {
                 release();
             }
             acquire();
-            std::barrier<>* outer = t_barrier;
+            SpinBarrier* outer = t_barrier;
             t_barrier = &*sync;
             body();
             t_barrier = outer;
