@@ -78,6 +78,8 @@ public:
     std::optional<Error> setMaterials(const std::vector<Material>& materials);
     const ContactSet& contacts() const { return m_contacts; }
     const ContactHistory& contactHistory() const { return m_history; }
+    /// How the last continuous-stage solve split its rows (colours, blocks, general rows).
+    const PgsLayout& solverLayout() const { return m_pgs.layout(); }
     const std::string& name() const { return m_name; }
 
     double time() const { return m_time; }
