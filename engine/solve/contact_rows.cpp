@@ -2,6 +2,7 @@
 
 #include "core/parallel.hpp"
 #include "solve/contact_law.hpp"
+#include "solve/general_rows.hpp"
 
 #include <cmath>
 
@@ -35,16 +36,18 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     r.contact = static_cast<std::uint32_t>(i);
     r.n = c.normal[i];
     tangentFrame(r.n, r.t1, r.t2);
-    const Vec3 ra = map.lever(c.bodyA[i], c.leverA[i]);
-    const Vec3 rb = wall ? Vec3::Zero().eval() : map.lever(c.bodyB[i], c.leverB[i]);
+    r.leverA = map.lever(c.bodyA[i], c.leverA[i]);
+    r.leverB = wall ? Vec3::Zero().eval() : map.lever(c.bodyB[i], c.leverB[i]);
     const Vec3* directions[3] = {&r.n, &r.t1, &r.t2};
     const SolverBody& A = bodies[r.a];
     const SolverBody& B = bodies[r.b];
+    // The Jacobians enter D_j; a sphere row does not keep them (see SolverContact).
+    Vec3 angularA[3], angularB[3], responseA[3], responseB[3];
     for (int k = 0; k < 3; ++k) {
-        r.angularA[k] = ra.cross(*directions[k]);
-        r.angularB[k] = rb.cross(*directions[k]);
-        r.responseA[k] = A.applyInvInertia(r.angularA[k]);
-        r.responseB[k] = B.applyInvInertia(r.angularB[k]);
+        angularA[k] = r.leverA.cross(*directions[k]);
+        angularB[k] = r.leverB.cross(*directions[k]);
+        responseA[k] = A.applyInvInertia(angularA[k]);
+        responseB[k] = B.applyInvInertia(angularB[k]);
     }
     r.scale = scale;
     r.sigmaN = sigmaN;
@@ -53,6 +56,15 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     r.friction = friction;
     r.rollingLimit = rollingLimit;
     r.flags = rollingLimit > 0.0 ? kHasRolling : 0u;
+    if (!sphereRow(r, bodies)) {
+        for (int k = 0; k < 3; ++k) {
+            r.angularA[k] = angularA[k];
+            r.angularB[k] = angularB[k];
+            r.responseA[k] = responseA[k];
+            r.responseB[k] = responseB[k];
+        }
+        r.flags |= kHasJacobians;
+    }
     for (double& l : r.lambda) l = 0.0;
 
     // The wall moves: its contact-point velocity is a constant of the step, so the kernel
@@ -67,8 +79,8 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     r.bias[5] = -r.n.dot(ww);
 
     auto linearRow = [&](int k) {
-        return A.invMass + B.invMass + r.angularA[k].dot(r.responseA[k]) +
-               r.angularB[k].dot(r.responseB[k]);
+        return A.invMass + B.invMass + angularA[k].dot(responseA[k]) +
+               angularB[k].dot(responseB[k]);
     };
     auto angularRow = [&](const Vec3& axis) {
         return axis.dot(A.applyInvInertia(axis)) + axis.dot(B.applyInvInertia(axis));

@@ -14,14 +14,19 @@ void addResidual(RowSums& s, double dl, double invD) {
 }
 
 /// Applies impulses d[k] along the contact's normal/t1/t2 rows (already scaled), to body a
-/// negatively and to body b positively, through the precomputed angular responses.
-inline void applyRows(SolverBody& A, SolverBody& B, const SolverContact& c, double d0, double d1,
-                      double d2) {
+/// negatively and to body b positively, through the angular responses of each body.
+inline void applyRows(SolverBody& A, SolverBody& B, const SolverContact& c, const Vec3* responseA,
+                      const Vec3* responseB, double d0, double d1, double d2) {
     const Vec3 p = d0 * c.n + d1 * c.t1 + d2 * c.t2;
     A.v -= A.invMass * p;
     B.v += B.invMass * p;
-    A.w -= d0 * c.responseA[0] + d1 * c.responseA[1] + d2 * c.responseA[2];
-    B.w += d0 * c.responseB[0] + d1 * c.responseB[1] + d2 * c.responseB[2];
+    A.w -= d0 * responseA[0] + d1 * responseA[1] + d2 * responseA[2];
+    B.w += d0 * responseB[0] + d1 * responseB[1] + d2 * responseB[2];
+}
+
+inline void applyRows(SolverBody& A, SolverBody& B, const SolverContact& c, double d0, double d1,
+                      double d2) {
+    applyRows(A, B, c, c.responseA, c.responseB, d0, d1, d2);
 }
 
 /// Relative velocity of row k (normal 0, t1 1, t2 2) without the Hertz scale.
@@ -149,11 +154,39 @@ void sweepGeneralRows(std::span<SolverContact> rows, SolverBody* bodies, bool co
                 : sweepGeneral<false, false>(rows, bodies, sums);
 }
 
+bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies) {
+    constexpr double kParallel = 1e-18;  // |r × n|² ≤ 10⁻¹⁸ |r|² (round-off of r ∥ n)
+    return bodies[r.a].isotropic() && bodies[r.b].isotropic() &&
+           r.leverA.cross(r.n).squaredNorm() <= kParallel * r.leverA.cross(r.t1).squaredNorm() &&
+           r.leverB.cross(r.n).squaredNorm() <= kParallel * r.leverB.cross(r.t1).squaredNorm();
+}
+
+void fillJacobians(SolverContact& r, std::span<const SolverBody> bodies) {
+    const Vec3* directions[3] = {&r.n, &r.t1, &r.t2};
+    for (int k = 0; k < 3; ++k) {
+        r.angularA[k] = r.leverA.cross(*directions[k]);
+        r.angularB[k] = r.leverB.cross(*directions[k]);
+        r.responseA[k] = bodies[r.a].applyInvInertia(r.angularA[k]);
+        r.responseB[k] = bodies[r.b].applyInvInertia(r.angularB[k]);
+    }
+    r.flags |= kHasJacobians;
+}
+
 void applyGeneralImpulse(const SolverContact& c, const std::array<double, 6>& d,
                          SolverBody* bodies) {
     SolverBody& A = bodies[c.a];
     SolverBody& B = bodies[c.b];
-    applyRows(A, B, c, c.scale * d[0], d[1], d[2]);
+    if (c.flags & kHasJacobians) {
+        applyRows(A, B, c, c.scale * d[0], d[1], d[2]);
+    } else {
+        const Vec3* directions[3] = {&c.n, &c.t1, &c.t2};
+        Vec3 responseA[3], responseB[3];
+        for (int k = 0; k < 3; ++k) {
+            responseA[k] = A.applyInvInertia(c.leverA.cross(*directions[k]));
+            responseB[k] = B.applyInvInertia(c.leverB.cross(*directions[k]));
+        }
+        applyRows(A, B, c, responseA, responseB, c.scale * d[0], d[1], d[2]);
+    }
     if (c.flags & kHasRolling) {
         const Vec3 L = d[3] * c.t1 + d[4] * c.t2 + d[5] * c.n;
         A.w -= A.applyInvInertia(L);

@@ -18,8 +18,16 @@ struct RowSums {
     double sigma = 0.0;    ///< APGD: Σ_j (γ' − y)_j²
 };
 
+/// Whether the block kernel's reduced rows are exact for `r`: both bodies isotropic and both
+/// levers along n (r × n = 0 up to round-off), as for spheres.
+bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies);
+
+/// Fills the angular Jacobians and responses of a row built without them (kHasJacobians),
+/// from its levers and the bodies' inverse inertia: the expressions the row builder uses.
+void fillJacobians(SolverContact& r, std::span<const SolverBody> bodies);
+
 /// One PGS sweep over `rows` in order (servin-2014 App. B): cone or box friction; `measure`
-/// adds the residuals to `sums`.
+/// adds the residuals to `sums`. The rows must have their Jacobians (kHasJacobians).
 void sweepGeneralRows(std::span<SolverContact> rows, SolverBody* bodies, bool cone, bool measure,
                       RowSums& sums);
 

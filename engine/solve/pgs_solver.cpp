@@ -30,15 +30,6 @@ constexpr std::uint64_t kStaticMask = ~std::uint64_t{1};
 /// two cores of a VM) and the imbalance would cost more than sweeping it on one thread.
 constexpr int kMinSharedBlocks = 32;
 
-/// A sphere contact: isotropic bodies and levers along the normal (r × n = 0), so that the
-/// block kernel's reduced rows are exact.
-bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies) {
-    constexpr double kParallel = 1e-18;  // |r × n|² ≤ 10⁻¹⁸ |r|² (round-off of r ∥ n)
-    return bodies[r.a].isotropic() && bodies[r.b].isotropic() &&
-           r.angularA[0].squaredNorm() <= kParallel * r.angularA[1].squaredNorm() &&
-           r.angularB[0].squaredNorm() <= kParallel * r.angularB[1].squaredNorm();
-}
-
 /// Block encoding of a body: its index if the sweep may move it, −(index + 1) if only read.
 std::int32_t blockBody(std::int32_t index, std::span<const SolverBody> bodies) {
     return bodies[index].immovable() ? -index - 1 : index;
@@ -172,8 +163,8 @@ void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const Solver
             b.t1y[l] = r.t1.y();
             b.t1z[l] = r.t1.z();
             // r × t1 = (r·n) t2 for a lever along n.
-            b.leverA[l] = r.angularA[1].dot(r.t2);
-            b.leverB[l] = r.angularB[1].dot(r.t2);
+            b.leverA[l] = r.leverA.cross(r.t1).dot(r.t2);
+            b.leverB[l] = r.leverB.cross(r.t1).dot(r.t2);
             b.normal[l] = r.lambda[0];
             b.normalKeep[l] = 1.0 - r.sigmaN * r.invD[0];
             b.normalTarget[l] = r.bias[0] * r.invD[0];
@@ -210,7 +201,10 @@ void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const Solver
     });
 
     m_general.resize(m_generalIndex.size());
-    for (size_t g = 0; g < m_generalIndex.size(); ++g) m_general[g] = rows[m_generalIndex[g]];
+    for (size_t g = 0; g < m_generalIndex.size(); ++g) {
+        m_general[g] = rows[m_generalIndex[g]];
+        if (!(m_general[g].flags & kHasJacobians)) fillJacobians(m_general[g], bodies);
+    }
     m_blockResidual.resize(blocks);
 }
 

@@ -197,7 +197,7 @@ TEST(PgsKernel, RowsOfAnisotropicBodiesOrOffCentreLeversStayGeneral) {
         if (p.rows[i].a != 0 && p.rows[i].b != 0) offCentre = i;
     ASSERT_LT(offCentre, rows);
     SolverContact& r = p.rows[offCentre];
-    r.angularA[0] = Vec3(0.0, 0.0, 1e-3).cross(r.n) + r.angularA[0];
+    r.leverA += Vec3(0.0, 0.0, 1e-3);
     int touchingBody0 = 0;
     for (const SolverContact& c : p.rows) touchingBody0 += (c.a == 0 || c.b == 0);
     const Solved s = solve(p, 10, SimdLevel::Auto);
