@@ -55,8 +55,11 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                       ContactSet& out) {
     out.clear();
     const int n = static_cast<int>(p.size());
+    const int threads = std::max(1, params.threads);
     m_speed.resize(n);
-    for (int i = 0; i < n; ++i) m_speed[i] = p.velocity[i].norm();
+    parallelFor(n, threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) m_speed[i] = p.velocity[i].norm();
+    });
     const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction};
     m_neighbours.update(p, m_speed, list);
 
@@ -74,14 +77,15 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     const std::uint32_t mask = BroadPhase::maskFor(n);
     m_cell.resize(n);
     m_bucket.resize(n);
-    for (int i = 0; i < n; ++i) {
-        m_cell[i] = BroadPhase::cellAt(p.position[i], invCell);
-        m_bucket[i] = BroadPhase::hashCell(m_cell[i][0], m_cell[i][1], m_cell[i][2], mask);
-    }
+    parallelFor(n, threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            m_cell[i] = BroadPhase::cellAt(p.position[i], invCell);
+            m_bucket[i] = BroadPhase::hashCell(m_cell[i][0], m_cell[i][1], m_cell[i][2], mask);
+        }
+    });
 
     // Each thread filters a contiguous range of the lists; the contacts are written in range
     // order, so the set is the same for any thread count.
-    const int threads = std::max(1, params.threads);
     m_accepted.resize(threads);
     for (auto& a : m_accepted) a.clear();
     parallel::team(threads, [&] {

@@ -120,10 +120,11 @@ struct ContactMemory {
 class ContactHistory {
 public:
     /// Stores the results of `contacts`; ownerIds is the id range (ParticleStore::nextId()).
-    void store(const ContactSet& contacts, std::uint32_t ownerIds);
+    /// The records of one owner keep the contacts' order, whatever the thread count.
+    void store(const ContactSet& contacts, std::uint32_t ownerIds, int threads = 1);
 
     /// Fills contacts.memory and the kWasTouching flag for every contact.
-    void match(ContactSet& contacts) const;
+    void match(ContactSet& contacts, int threads = 1) const;
 
     const ContactMemory& operator[](std::int32_t i) const { return m_records[i]; }
     size_t size() const { return m_records.size(); }
@@ -132,7 +133,7 @@ public:
 private:
     std::vector<std::int32_t> m_start;  ///< CSR offsets by owner id, size ownerIds + 1
     std::vector<ContactMemory> m_records;
-    std::vector<std::int32_t> m_cursor;
+    std::vector<std::int32_t> m_cursor;  ///< per thread and owner: the next record to write
 };
 
 }  // namespace ndem

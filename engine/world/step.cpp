@@ -6,6 +6,7 @@
 #include "solve/warm_start.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace ndem {
 
@@ -23,16 +24,16 @@ StepStats World::step() {
         detectContacts(ctx);
     });
     if (m_settings.mode == StepMode::Smooth) {
-        timed(seconds.solve, [&] { smoothForces(); });
-        timed(seconds.integrate, [&] { integrateSmooth(); });
+        timed(seconds.solve, [&] { smoothForces(ctx); });
+        timed(seconds.integrate, [&] { integrateSmooth(ctx); });
     } else {
         if (reductionActive()) timed(seconds.reduce, [&] { splitAggregates(ctx); });
         timed(seconds.impact, [&] { impactStage(ctx); });
         timed(seconds.solve, [&] { continuousStage(ctx); });
         // Velocity write-back (members co-move), merge, and x_{i+1} = x_i + h v_{i+1}.
-        timed(seconds.integrate, [&] { writeBackVelocities(); });
+        timed(seconds.integrate, [&] { writeBackVelocities(ctx); });
         if (reductionActive()) timed(seconds.reduce, [&] { mergeAggregates(ctx); });
-        timed(seconds.integrate, [&] { integratePositions(); });
+        timed(seconds.integrate, [&] { integratePositions(ctx); });
     }
     timed(seconds.integrate, [&] { finishStep(ctx); });
     timed(seconds.measure, [&] { measure(ctx.stats); });
@@ -58,7 +59,7 @@ void World::detectContacts(StepContext& ctx) {
     const CollisionParams params{m_settings.contactMargin, m_settings.timeStep,
                                  m_settings.contactSkin, ctx.settings.threads};
     m_collider.detect(m_particles, m_walls, m_meshes, params, m_contacts);
-    m_history.match(m_contacts);
+    m_history.match(m_contacts, ctx.settings.threads);
     StepStats& stats = ctx.stats;
     stats.contacts = stats.speculativeContacts = 0;
     for (std::uint8_t f : m_contacts.flags) {
@@ -96,8 +97,8 @@ void World::impactStage(StepContext& ctx) {
     // step, towards contacts it never saw (a resting grain struck from above goes through the
     // floor). Then detect again with the new velocities and resolve the new impacts this
     // reveals, once.
-    if (!impactsOutranDetection()) return;
-    writeBackVelocities();
+    if (!impactsOutranDetection(ctx)) return;
+    writeBackVelocities(ctx);
     detectContacts(ctx);
     loadSolverBodies(ctx);
     const int first = stats.impacts;
@@ -144,7 +145,7 @@ void World::finishStep(StepContext& ctx) {
         m_governor.record(ctx.settings.threads, ctx.stats.seconds.solve / rowSweeps);
     }
     accumulateWallForces();
-    m_history.store(m_contacts, m_particles.nextId());
+    m_history.store(m_contacts, m_particles.nextId(), ctx.settings.threads);
     m_time += m_settings.timeStep;
     ++m_stepCount;
     StepStats& stats = ctx.stats;
@@ -176,11 +177,13 @@ void World::carryInternalImpulses(const BodyMap& map) {
     }
 }
 
-void World::writeBackVelocities() {
-    for (size_t i = 0; i < m_particles.size(); ++i) {
-        m_particles.velocity[i] = m_bodies[i].v;
-        m_particles.angularVelocity[i] = m_bodies[i].w;
-    }
+void World::writeBackVelocities(const StepContext& ctx) {
+    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            m_particles.velocity[i] = m_bodies[i].v;
+            m_particles.angularVelocity[i] = m_bodies[i].w;
+        }
+    });
     if (m_reduction.aggregateCount() > 0) m_reduction.storeBodies(m_bodies, m_particles, m_walls);
 }
 
@@ -194,15 +197,18 @@ void World::solveImpacts(StepContext& ctx) {
     storeImpactImpulses(m_impactRows, m_contacts);
 }
 
-bool World::impactsOutranDetection() const {
+bool World::impactsOutranDetection(const StepContext& ctx) const {
     // Detection keeps pairs within the static margin plus h|v|: a grain that now moves faster
     // by more than margin/h may reach a pair that was not kept.
     const double h = m_settings.timeStep;
-    for (size_t i = 0; i < m_particles.size(); ++i) {
-        const double gained = m_bodies[i].v.norm() - m_particles.velocity[i].norm();
-        if (gained * h > m_settings.contactMargin * m_particles.radius[i]) return true;
-    }
-    return false;
+    std::atomic<bool> outran{false};
+    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
+        for (int i = begin; i < end && !outran.load(std::memory_order_relaxed); ++i) {
+            const double gained = m_bodies[i].v.norm() - m_particles.velocity[i].norm();
+            if (gained * h > m_settings.contactMargin * m_particles.radius[i]) outran = true;
+        }
+    });
+    return outran;
 }
 
 PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tolerance,
@@ -222,13 +228,15 @@ PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tole
 void World::loadSolverBodies(StepContext& ctx) {
     const size_t n = m_particles.size();
     m_bodies.resize(n + 1);
-    for (size_t i = 0; i < n; ++i) {
-        SolverBody& b = m_bodies[i];
-        b.v = m_particles.velocity[i];
-        b.w = m_particles.angularVelocity[i];
-        b.invMass = m_particles.invMass[i];
-        b.setIsotropicInvInertia(m_particles.invInertia[i]);
-    }
+    parallelFor(static_cast<int>(n), ctx.settings.threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            SolverBody& b = m_bodies[i];
+            b.v = m_particles.velocity[i];
+            b.w = m_particles.angularVelocity[i];
+            b.invMass = m_particles.invMass[i];
+            b.setIsotropicInvInertia(m_particles.invInertia[i]);
+        }
+    });
     m_bodies[n] = SolverBody{};  // the static body every wall contact uses as B
     // The map's arrays are (re)built with the aggregates' bodies.
     ctx.map = BodyMap{};
@@ -241,21 +249,27 @@ void World::loadSolverBodies(StepContext& ctx) {
 void World::flagImpacts(StepContext& ctx) {
     const double h = m_settings.timeStep;
     const double threshold = m_settings.impactThreshold;
-    for (size_t i = 0; i < m_contacts.size(); ++i) {
-        std::uint8_t& f = m_contacts.flags[i];
-        if (f & kWasTouching) continue;  // impacts are new contacts only
-        if (ctx.map.internal(m_contacts, i)) continue;
-        const double incoming =
-            relativeContactVelocity(m_contacts, i, m_bodies, ctx.map).dot(m_contacts.normal[i]);
-        if (incoming >= -threshold) continue;
-        // Touching, or closing the gap within this step: act before the overlap happens so the
-        // separation speed is exactly e times the approach speed.
-        const double overlap = m_contacts.overlap[i];
-        if (overlap >= 0.0 || overlap - h * incoming > 0.0) {
-            f |= kImpact;
-            ++ctx.stats.impacts;
+    std::atomic<int> impacts{0};
+    parallelFor(static_cast<int>(m_contacts.size()), ctx.settings.threads, [&](int begin, int end) {
+        int found = 0;
+        for (int i = begin; i < end; ++i) {
+            std::uint8_t& f = m_contacts.flags[i];
+            if (f & kWasTouching) continue;  // impacts are new contacts only
+            if (ctx.map.internal(m_contacts, i)) continue;
+            const double incoming =
+                relativeContactVelocity(m_contacts, i, m_bodies, ctx.map).dot(m_contacts.normal[i]);
+            if (incoming >= -threshold) continue;
+            // Touching, or closing the gap within this step: act before the overlap happens so
+            // the separation speed is exactly e times the approach speed.
+            const double overlap = m_contacts.overlap[i];
+            if (overlap >= 0.0 || overlap - h * incoming > 0.0) {
+                f |= kImpact;
+                ++found;
+            }
         }
-    }
+        impacts += found;
+    });
+    ctx.stats.impacts += impacts;
 }
 
 void World::accumulateWallForces() {
@@ -276,14 +290,16 @@ void World::accumulateWallForces() {
     }
 }
 
-void World::integratePositions() {
+void World::integratePositions(const StepContext& ctx) {
     const double h = m_settings.timeStep;
-    for (size_t i = 0; i < m_particles.size(); ++i) {
-        m_particles.position[i] += h * m_particles.velocity[i];
-        const Vec3& w = m_particles.angularVelocity[i];
-        if (w.squaredNorm() > 0.0)
-            m_particles.orientation[i] = integrateOrientation(m_particles.orientation[i], w, h);
-    }
+    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            m_particles.position[i] += h * m_particles.velocity[i];
+            const Vec3& w = m_particles.angularVelocity[i];
+            if (w.squaredNorm() > 0.0)
+                m_particles.orientation[i] = integrateOrientation(m_particles.orientation[i], w, h);
+        }
+    });
     for (Wall& w : m_walls) w.move(h);
     if (m_reduction.aggregateCount() > 0) m_reduction.integrate(m_particles, h);
     for (SplitSensor& s : m_sensors) s.move(h);
@@ -293,7 +309,8 @@ void World::integratePositions() {
 // Smooth DEM
 // ---------------------------------------------------------------------------------------
 
-void World::smoothForces() {
+void World::smoothForces(const StepContext& ctx) {
+    (void)ctx;
     const size_t n = m_particles.size();
     m_force.assign(n, Vec3::Zero());
     m_torque.assign(n, Vec3::Zero());
@@ -301,17 +318,18 @@ void World::smoothForces() {
                         m_torque);
 }
 
-void World::integrateSmooth() {
+void World::integrateSmooth(const StepContext& ctx) {
     // Symplectic Euler: v_{i+1} = v_i + h M⁻¹ f(x_i, v_i), x_{i+1} = x_i + h v_{i+1}.
-    const size_t n = m_particles.size();
     const double h = m_settings.timeStep;
     const Vec3 g = gravity();
-    for (size_t i = 0; i < n; ++i) {
-        if (m_particles.invMass[i] > 0.0)
-            m_particles.velocity[i] += h * (m_force[i] * m_particles.invMass[i] + g);
-        m_particles.angularVelocity[i] += h * m_particles.invInertia[i] * m_torque[i];
-    }
-    integratePositions();
+    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            if (m_particles.invMass[i] > 0.0)
+                m_particles.velocity[i] += h * (m_force[i] * m_particles.invMass[i] + g);
+            m_particles.angularVelocity[i] += h * m_particles.invInertia[i] * m_torque[i];
+        }
+    });
+    integratePositions(ctx);
 }
 
 }  // namespace ndem

@@ -129,11 +129,11 @@ private:
     void splitAggregates(StepContext& ctx);
     void impactStage(StepContext& ctx);
     void continuousStage(StepContext& ctx);
-    void writeBackVelocities();
+    void writeBackVelocities(const StepContext& ctx);
     void mergeAggregates(StepContext& ctx);
-    void integratePositions();
-    void smoothForces();
-    void integrateSmooth();
+    void integratePositions(const StepContext& ctx);
+    void smoothForces(const StepContext& ctx);
+    void integrateSmooth(const StepContext& ctx);
     void finishStep(StepContext& ctx);
     void measure(StepStats& stats);
 
@@ -144,7 +144,7 @@ private:
     void loadSolverBodies(StepContext& ctx);
     void flagImpacts(StepContext& ctx);
     void solveImpacts(StepContext& ctx);
-    bool impactsOutranDetection() const;
+    bool impactsOutranDetection(const StepContext& ctx) const;
     void runSolverProbe(const StepContext& ctx);
     void carryInternalImpulses(const BodyMap& map);
     void accumulateWallForces();
