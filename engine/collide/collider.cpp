@@ -348,11 +348,14 @@ const std::vector<Index>* Collider::wallGrains(const ParticleStore& p, const Wal
             if (wallDistance(wall, m_neighbours.builtPosition(k), e) < reach) c.grains.push_back(static_cast<Index>(k));
         }
     }
-    // The escaped grains (and those added since the search) are tested whatever they were.
+    // The escaped grains (and those added since the search) are tested whatever they were;
+    // slots past the end of the store (grains removed since) are not.
     const std::span<const std::int32_t> escaped = m_neighbours.escapedGrains();
-    if (escaped.empty()) return &c.grains;
+    const bool shrunk = m_neighbours.builtCount() > p.size();
+    if (escaped.empty() && !shrunk) return &c.grains;
+    const auto present = std::lower_bound(c.grains.begin(), c.grains.end(), static_cast<Index>(p.size()));
     m_wallGrains.clear();
-    std::set_union(c.grains.begin(), c.grains.end(), escaped.begin(), escaped.end(),
+    std::set_union(c.grains.begin(), present, escaped.begin(), escaped.end(),
                    std::back_inserter(m_wallGrains));
     return &m_wallGrains;
 }

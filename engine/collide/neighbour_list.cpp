@@ -32,22 +32,21 @@ double NeighbourList::extendedReach(size_t i, size_t j) const {
            m_extension[i] + m_extension[j];
 }
 
-bool NeighbourList::sameGrains(const ParticleStore& p, const NeighbourParams& params) const {
-    const size_t built = m_position.size();
-    return p.size() >= built && params.marginFraction == m_marginFraction &&
-           std::equal(m_id.begin(), m_id.end(), p.id.begin()) &&
-           std::equal(m_radius.begin(), m_radius.end(), p.radius.begin());
-}
-
 bool NeighbourList::markEscaped(const ParticleStore& p, const std::vector<double>& speed,
                                 const NeighbourParams& params) {
     const size_t n = p.size(), built = m_position.size();
-    m_escaped.assign(n, 0);
+    // Slots past the end (grains removed since the search) count as escaped for the lists
+    // that still name them, but are no grains to pair.
+    m_escaped.assign(std::max(n, built), 0);
+    for (size_t i = n; i < built; ++i) m_escaped[i] = 1;
     m_escapedList.clear();
     // A relative allowance for the round-off of the distances the proof compares.
     constexpr double kSafety = 1.0 - 1e-9;
     for (size_t i = 0; i < n; ++i) {
-        bool out = i >= built;
+        // A slot that holds another grain than at the search (a removal moved the last grain
+        // into it, an emitter appended one) or a grain of another size escapes: its pairs are
+        // found by the box query, the lists' entries for the slot are skipped.
+        bool out = i >= built || p.id[i] != m_id[i] || p.radius[i] != m_radius[i];
         if (!out) {
             const double left = kSafety * m_extension[i] - params.timeStep * speed[i];
             out = left < 0.0 || (p.position[i] - m_position[i]).squaredNorm() > left * left;
@@ -65,7 +64,8 @@ bool NeighbourList::markEscaped(const ParticleStore& p, const std::vector<double
 
 void NeighbourList::update(const ParticleStore& p, const std::vector<double>& speed,
                            const NeighbourParams& params) {
-    if (sameGrains(p, params) && markEscaped(p, speed, params)) {
+    if (!m_position.empty() && params.marginFraction == m_marginFraction &&
+        markEscaped(p, speed, params)) {
         findEscapedPairs(p, speed, params);
         return;
     }
@@ -115,7 +115,9 @@ void NeighbourList::group(const std::vector<std::pair<std::int32_t, std::int32_t
     items.resize(pairs.size());
     cursor.assign(start.begin(), start.end() - 1);
     for (const auto& [lo, hi] : pairs) items[cursor[lo]++] = hi;
-    for (size_t i = 0; i < n; ++i) std::sort(items.begin() + start[i], items.begin() + start[i + 1]);
+    // Each list ascending; most are empty or hold one (the escaped grains' lists).
+    for (size_t i = 0; i < n; ++i)
+        if (start[i + 1] - start[i] > 1) std::sort(items.begin() + start[i], items.begin() + start[i + 1]);
 }
 
 void NeighbourList::build(const ParticleStore& p, const std::vector<double>& speed,

@@ -30,8 +30,10 @@ struct NeighbourParams {
 class NeighbourList {
 public:
     /// Readies the lists for a detection at these positions and speeds: keeps them and finds
-    /// the escaped grains' pairs, or searches the grid again (the particles' ids or radii
-    /// changed, the margin changed, or too many escaped).
+    /// the escaped grains' pairs, or searches the grid again (the margin changed, or too many
+    /// escaped). A slot whose grain changed since the search (removed and replaced by the
+    /// last one, appended, resized) counts as escaped, so a sink removing a few grains per
+    /// step does not make every grain search again.
     void update(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
 
     /// The listed neighbours j > i of particle i (storage indices), ascending; a pair counts
@@ -40,6 +42,7 @@ public:
         if (i + 1 >= m_start.size()) return {};
         return {m_items.data() + m_start[i], m_items.data() + m_start[i + 1]};
     }
+    /// Whether slot i escaped its lists (or, past the end of the store, was removed).
     bool escaped(size_t i) const { return m_escaped[i] != 0; }
     /// The candidate pairs of escaped grains whose smaller index is i: the partners j > i.
     std::span<const std::int32_t> escapedOf(size_t i) const {
@@ -58,8 +61,6 @@ public:
 
 private:
     double extendedReach(size_t i, size_t j) const;
-    /// Whether the grains of the last search are still the first ones, as they were.
-    bool sameGrains(const ParticleStore& p, const NeighbourParams& params) const;
     /// Marks the escaped grains; false if too many escaped for the lists to pay.
     bool markEscaped(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
     void findEscapedPairs(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);

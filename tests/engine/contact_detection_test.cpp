@@ -228,6 +228,27 @@ TEST(ContactDetection, AnAddedGrainAndAJumpingOneDoNotSearchEverything) {
     EXPECT_EQ(kept.neighbours().builds(), 2);
 }
 
+TEST(ContactDetection, RemovedGrainsDoNotMakeEveryGrainSearchAgain) {
+    // A sink removes grains (the last one moves into the slot): the moved grains and the
+    // slots past the new end escape the lists; the rest keep theirs. Floor contacts included.
+    ParticleStore p = cloud(2000, 0.0, 0.0, 5);
+    for (Vec3& v : p.velocity) v.setZero();
+    const std::vector<Wall> floor{Wall{}};
+    const CollisionParams params{kMargin, kStep, 0.5};
+    Collider kept;
+    ContactSet listed, fresh;
+    kept.detect(p, floor, {}, params, listed);
+    for (int k = 0; k < 10; ++k) {
+        p.remove(static_cast<Index>(53 * k + 7));
+        p.remove(static_cast<Index>(p.size() - 1 - k));  // the last slots go too
+        kept.detect(p, floor, {}, params, listed);
+        Collider().detect(p, floor, {}, params, fresh);
+        expectSameContacts(listed, fresh);
+    }
+    EXPECT_EQ(kept.neighbours().builds(), 1);
+    EXPECT_EQ(p.size(), 1980u);
+}
+
 TEST(ContactDetection, ARestingPackingIsSearchedOnce) {
     ParticleStore p = cloud(2000, 0.0, 0.0, 3);
     for (Vec3& v : p.velocity) v.setZero();
