@@ -67,7 +67,8 @@ public:
     const PgsLayout& layout() const { return m_layout; }
 
 private:
-    void partition(std::span<const SolverContact> rows, std::span<const SolverBody> bodies);
+    void partition(std::span<const SolverContact> rows, std::span<const SolverBody> bodies,
+                   int threads);
     void pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies, int threads);
     /// Moves every block row into the general rows, in sweep order (PgsOptions::blocks false).
     void unblock();
@@ -82,6 +83,14 @@ private:
     /// NNCG's body-space momentum after sweep k, on bodies [begin, end) (see BlockSweep).
     void moveBodies(std::span<SolverBody> bodies, int begin, int end, double beta, bool apply);
 
+    /// A row as the colouring sees it: its bodies and whether it is a sphere row whose
+    /// bodies can move (kSphereKey, kMovesA, kMovesB). 12 bytes.
+    struct RowKey {
+        std::int32_t a = 0, b = 0;
+        std::uint32_t kind = 0;
+    };
+    static constexpr std::uint32_t kSphereKey = 1, kMovesA = 2, kMovesB = 4;
+    std::vector<RowKey> m_keys;
     std::vector<std::uint64_t> m_used;        ///< per body: colours it already appears in
     std::vector<std::int32_t> m_colour;       ///< per row: colour, or -1 for a general row
     /// First block of each shared colour, then of the serial tail, then the end.
