@@ -9,7 +9,7 @@ set xlabel "sweeps (iterations) per step"
 set ylabel "p_sat (Pa)"
 set logscale x
 unset logscale y
-set arrow from graph 0, first 1328.8 to graph 1, first 1328.8 nohead dt 2
+set arrow from graph 0, first 1321.34 to graph 1, first 1321.34 nohead dt 2
 plot "hold_pgs.csv" using 5:4 every ::1 with linespoints title "pgs", \
      "hold_nncg.csv" using 5:4 every ::1 with linespoints title "nncg", \
      "hold_apgd.csv" using 5:4 every ::1 with linespoints title "apgd"
