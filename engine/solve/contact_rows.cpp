@@ -56,7 +56,7 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     r.friction = friction;
     r.rollingLimit = rollingLimit;
     r.flags = rollingLimit > 0.0 ? kHasRolling : 0u;
-    if (!sphereRow(r, bodies)) {
+    if (!sphereRow(A, B, angularA[0], angularA[1], angularB[0], angularB[1])) {
         for (int k = 0; k < 3; ++k) {
             r.angularA[k] = angularA[k];
             r.angularB[k] = angularB[k];

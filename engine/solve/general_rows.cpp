@@ -154,11 +154,17 @@ void sweepGeneralRows(std::span<SolverContact> rows, SolverBody* bodies, bool co
                 : sweepGeneral<false, false>(rows, bodies, sums);
 }
 
-bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies) {
+bool sphereRow(const SolverBody& A, const SolverBody& B, const Vec3& leverACrossN,
+               const Vec3& leverACrossT1, const Vec3& leverBCrossN, const Vec3& leverBCrossT1) {
     constexpr double kParallel = 1e-18;  // |r × n|² ≤ 10⁻¹⁸ |r|² (round-off of r ∥ n)
-    return bodies[r.a].isotropic() && bodies[r.b].isotropic() &&
-           r.leverA.cross(r.n).squaredNorm() <= kParallel * r.leverA.cross(r.t1).squaredNorm() &&
-           r.leverB.cross(r.n).squaredNorm() <= kParallel * r.leverB.cross(r.t1).squaredNorm();
+    return A.isotropic() && B.isotropic() &&
+           leverACrossN.squaredNorm() <= kParallel * leverACrossT1.squaredNorm() &&
+           leverBCrossN.squaredNorm() <= kParallel * leverBCrossT1.squaredNorm();
+}
+
+bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies) {
+    return sphereRow(bodies[r.a], bodies[r.b], r.leverA.cross(r.n), r.leverA.cross(r.t1),
+                     r.leverB.cross(r.n), r.leverB.cross(r.t1));
 }
 
 void fillJacobians(SolverContact& r, std::span<const SolverBody> bodies) {

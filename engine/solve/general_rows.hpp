@@ -21,6 +21,9 @@ struct RowSums {
 /// Whether the block kernel's reduced rows are exact for `r`: both bodies isotropic and both
 /// levers along n (r × n = 0 up to round-off), as for spheres.
 bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies);
+/// The same test from the levers' products with n and t1, where the caller has them.
+bool sphereRow(const SolverBody& A, const SolverBody& B, const Vec3& leverACrossN,
+               const Vec3& leverACrossT1, const Vec3& leverBCrossN, const Vec3& leverBCrossT1);
 
 /// Fills the angular Jacobians and responses of a row built without them (kHasJacobians),
 /// from its levers and the bodies' inverse inertia: the expressions the row builder uses.
