@@ -24,7 +24,7 @@ StepStats World::step() {
         detectContacts(ctx);
     });
     if (m_settings.mode == StepMode::Smooth) {
-        timed(seconds.solve, [&] { smoothForces(ctx); });
+        timed(seconds.solve, [&] { smoothForces(); });
         timed(seconds.integrate, [&] { integrateSmooth(ctx); });
     } else {
         if (reductionActive()) timed(seconds.reduce, [&] { splitAggregates(ctx); });
@@ -309,8 +309,7 @@ void World::integratePositions(const StepContext& ctx) {
 // Smooth DEM
 // ---------------------------------------------------------------------------------------
 
-void World::smoothForces(const StepContext& ctx) {
-    (void)ctx;
+void World::smoothForces() {
     const size_t n = m_particles.size();
     m_force.assign(n, Vec3::Zero());
     m_torque.assign(n, Vec3::Zero());
