@@ -4,7 +4,9 @@
 // engine's graph-coloured order mobilises the wall friction within fewer sweeps: reported.
 #include "validation.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace ndem::cli::validation {
 
@@ -40,6 +42,17 @@ CaseReport run(const Context& ctx) {
         RunSpec s{scene, base, std::nullopt};
         s.overrides.push_back({"solver.iterations", std::to_string(it)});
         s.overrides.push_back({"solver.order", order});
+        s.startFirst = it == high;
+        specs.push_back(s);
+    }
+    // The floor layer's stress differs from packing to packing by ±12 % (the column's by a few
+    // per cent), so Fig. 4's p0 is read over three packings: the grains' seed changes the
+    // emitter's positions and radii, nothing else.
+    const std::vector<std::string> extraSeeds = ctx.quick() ? std::vector<std::string>{}
+                                                            : std::vector<std::string>{"2", "3"};
+    for (const std::string& seed : extraSeeds) {
+        RunSpec s = specs[0];
+        s.overrides.push_back({"particles.0.seed", seed});
         specs.push_back(s);
     }
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
@@ -76,14 +89,30 @@ CaseReport run(const Context& ctx) {
     }
     if (!ctx.quick()) {
         // Fig. 4's p0, read as tr σ/3 and as the vertical stress σ_zz (servin-2014 does not say).
+        // Judged on the mean over the packings; the scatter is reported beside it.
+        const std::vector<size_t> packings = {0, 3, 4};
+        auto meanAndSpread = [&](const char* measurement, const char* key) {
+            double sum = 0, sumSq = 0;
+            for (size_t i : packings) {
+                const double v = runs[i].scalar(measurement, key);
+                sum += v;
+                sumSq += v * v;
+            }
+            const double n = double(packings.size()), mean = sum / n;
+            return std::pair{mean, std::sqrt(std::max(0.0, (sumSq - n * mean * mean) / (n - 1)))};
+        };
         for (const char* key : {"pressureAtBottom", "sigmaZZAtBottom"}) {
-            const double p0 = runs[0].scalar("axisPressure", key);
+            const auto [p0, spread] = meanAndSpread("axisPressure", key);
             const bool ok = std::abs(p0 - 990.0) / 990.0 < 0.25;
             report.checks.push_back({std::string("axis ") + (key[0] == 'p' ? "pressure tr σ/3" : "vertical stress σ_zz") +
-                                         " at the bottom p0, N_it = 500",
-                                     "990 Pa (Fig. 4)", num(p0, 3) + " Pa",
+                                         " at the bottom p0, N_it = 500, mean of 3 packings",
+                                     "990 Pa (Fig. 4)", num(p0, 3) + " ± " + num(spread, 2) + " Pa",
                                      ok ? "reproduced (within 25 %)" : "differs (see findings)", ok});
         }
+        const auto [pSat, pSatSpread] = meanAndSpread("wallPressure", "pSat");
+        report.checks.push_back({"Janssen p_sat over 3 packings, N_it = 500", "–",
+                                 num(pSat, 3) + " ± " + num(pSatSpread, 2) + " Pa", "reported",
+                                 true});
     }
     const double overlapHigh = runs[0].scalar("contactErrors", "meanOverlapError");
     const double overlapLow = runs[1].scalar("contactErrors", "meanOverlapError");
@@ -94,7 +123,7 @@ CaseReport run(const Context& ctx) {
     const char* suffix[] = {"high", "10", "10_coloured"};
     const std::string label[] = {hi, "N_it = 10, sequential order", "N_it = 10, coloured order"};
     std::vector<Plot> plots;
-    for (size_t i = 0; i < runs.size(); ++i) {
+    for (size_t i = 0; i < std::size(suffix); ++i) {
         const MeasurementResult* m = runs[i].measurement("wallPressure");
         if (!m || !m->tables.count("profile")) continue;
         const Table& t = m->tables.at("profile");
@@ -115,7 +144,7 @@ CaseReport run(const Context& ctx) {
     axis.title = "Pressure along the centre axis (servin-2014 Fig. 4)";
     axis.xLabel = "height z (m)";
     axis.yLabel = "pressure (Pa)";
-    for (size_t i = 0; i < runs.size(); ++i)
+    for (size_t i = 0; i < std::size(suffix); ++i)
         if (const MeasurementResult* m = runs[i].measurement("axisPressure"))
             if (m->tables.count("profile")) {
                 const Table& t = m->tables.at("profile");
