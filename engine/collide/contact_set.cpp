@@ -91,27 +91,49 @@ size_t ContactSet::add(Index a, Index b, const Vec3& n, const Vec3& la, const Ve
 }
 
 void ContactHistory::clear() {
-    m_start.clear();
     m_records.clear();
+    m_touching.clear();
+    m_recordKey.clear();
+    m_start.clear();
+    m_keys.clear();
+    m_record.clear();
 }
 
 void ContactHistory::store(const ContactSet& c, std::uint32_t ownerIds, int threads) {
-    // Counting sort by owner id: O(contacts + ids), buffers reused between steps. Each thread
-    // counts and then writes a contiguous range of the contacts; an owner's records from an
-    // earlier range go first, so they are in contact order for any thread count.
+    // Records in contact order; the index is a counting sort by owner id, O(contacts + ids),
+    // buffers reused between steps. Each thread counts and then indexes a contiguous range of
+    // the contacts; an owner's entries from an earlier range go first, so they are in contact
+    // order for any thread count.
     const int n = static_cast<int>(c.size());
     const size_t owners = static_cast<size_t>(ownerIds);
     const int teams = std::clamp(n / 4096, 1, std::max(1, threads));
     m_start.assign(owners + 1, 0);
     m_cursor.assign(static_cast<size_t>(teams) * owners, 0);
     m_records.resize(c.size());
+    m_touching.resize(c.size());
+    m_recordKey.resize(c.size());
+    m_keys.resize(c.size());
+    m_record.resize(c.size());
     parallel::team(teams, [&] {
         const int t = parallel::threadIndex(), team = parallel::teamSize();
         const auto [begin, end] = parallel::share(0, n, t, team);
         std::int32_t* count = m_cursor.data() + static_cast<size_t>(t) * owners;
-        for (int i = begin; i < end; ++i) ++count[keyOwner(c.key[i])];
+        for (int i = begin; i < end; ++i) {
+            ++count[keyOwner(c.key[i])];
+            ContactMemory& m = m_records[i];
+            m.key = c.key[i];
+            m.normalImpulse = c.normalImpulse[i];
+            m.frictionImpulse = c.frictionImpulse[i];
+            m.rollingImpulse = c.rollingImpulse[i];
+            m.tangentialSpring = c.tangentialSpring[i];
+            m.rollingSpring = c.rollingSpring[i];
+            m.hertzScale = c.hertzScale[i];
+            m.touching = (c.flags[i] & kTouching) != 0 || c.normalImpulse[i] > 0.0;
+            m_touching[i] = m.touching;
+            m_recordKey[i] = c.key[i];
+        }
         parallel::barrier();
-        // Owner by owner: where its records start, and where each range's part of them starts.
+        // Owner by owner: where its entries start, and where each range's part of them starts.
         const auto [ownerBegin, ownerEnd] = parallel::share(0, static_cast<int>(owners), t, team);
         for (int o = ownerBegin; o < ownerEnd; ++o) {
             std::int32_t total = 0;
@@ -129,31 +151,43 @@ void ContactHistory::store(const ContactSet& c, std::uint32_t ownerIds, int thre
         parallel::barrier();
         for (int i = begin; i < end; ++i) {
             const std::uint32_t owner = keyOwner(c.key[i]);
-            ContactMemory& m = m_records[m_start[owner] + count[owner]++];
-            m.key = c.key[i];
-            m.normalImpulse = c.normalImpulse[i];
-            m.frictionImpulse = c.frictionImpulse[i];
-            m.rollingImpulse = c.rollingImpulse[i];
-            m.tangentialSpring = c.tangentialSpring[i];
-            m.rollingSpring = c.rollingSpring[i];
-            m.hertzScale = c.hertzScale[i];
-            m.touching = (c.flags[i] & kTouching) != 0 || c.normalImpulse[i] > 0.0;
+            const std::int32_t slot = m_start[owner] + count[owner]++;
+            m_keys[slot] = c.key[i];
+            m_record[slot] = i;
         }
     });
+    // A key twice (never emitted today) would make the shortcut of match() find another
+    // record than the index.
+    m_uniqueKeys = true;
+    for (size_t o = 0; o < owners && m_uniqueKeys; ++o)
+        for (std::int32_t a = m_start[o]; a < m_start[o + 1]; ++a)
+            for (std::int32_t b = a + 1; b < m_start[o + 1]; ++b)
+                if (m_keys[a] == m_keys[b]) m_uniqueKeys = false;
 }
 
 void ContactHistory::match(ContactSet& c, int threads) const {
     parallelFor(static_cast<int>(c.size()), threads, [&](int begin, int end) {
+        // Contacts come in nearly last step's order: the record after the last one matched is
+        // tried first, a sequential read where the index is a random one.
+        const std::int32_t records = static_cast<std::int32_t>(m_records.size());
+        std::int32_t next = -1;
         for (int i = begin; i < end; ++i) {
-            c.memory[i] = -1;
-            const std::uint32_t owner = keyOwner(c.key[i]);
-            if (owner + 1 >= m_start.size()) continue;
-            for (std::int32_t r = m_start[owner]; r < m_start[owner + 1]; ++r) {
-                if (m_records[r].key != c.key[i]) continue;
-                c.memory[i] = r;
-                if (m_records[r].touching) c.flags[i] |= kWasTouching;
-                break;
+            std::int32_t r = -1;
+            if (m_uniqueKeys && next >= 0 && next < records && m_recordKey[next] == c.key[i]) {
+                r = next;
+            } else {
+                const std::uint32_t owner = keyOwner(c.key[i]);
+                if (owner + 1 < m_start.size())
+                    for (std::int32_t k = m_start[owner]; k < m_start[owner + 1]; ++k)
+                        if (m_keys[k] == c.key[i]) {
+                            r = m_record[k];
+                            break;
+                        }
             }
+            c.memory[i] = r;
+            if (r < 0) continue;
+            if (m_touching[r]) c.flags[i] |= kWasTouching;
+            next = r + 1;
         }
     });
 }

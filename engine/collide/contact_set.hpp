@@ -115,12 +115,15 @@ struct ContactMemory {
     bool touching = false;
 };
 
-/// Last step's contacts grouped by owner id (CSR), so each new contact finds its predecessor by
-/// scanning the handful of contacts of one particle: O(1), no hashing, no allocation per step.
+/// Last step's contacts, in their order, with an index of them by owner id (CSR), so each new
+/// contact finds its predecessor by scanning the handful of keys of one particle: O(1), no
+/// hashing, no allocation per step. The records stay in contact order because the next step's
+/// contacts come in nearly the same order: reading a contact's record is then a sequential
+/// read, where records sorted by id (not the storage order of the grains) were a cache miss each.
 class ContactHistory {
 public:
     /// Stores the results of `contacts`; ownerIds is the id range (ParticleStore::nextId()).
-    /// The records of one owner keep the contacts' order, whatever the thread count.
+    /// The index lists one owner's records in contact order, whatever the thread count.
     void store(const ContactSet& contacts, std::uint32_t ownerIds, int threads = 1);
 
     /// Fills contacts.memory and the kWasTouching flag for every contact.
@@ -131,9 +134,14 @@ public:
     void clear();
 
 private:
-    std::vector<std::int32_t> m_start;  ///< CSR offsets by owner id, size ownerIds + 1
-    std::vector<ContactMemory> m_records;
-    std::vector<std::int32_t> m_cursor;  ///< per thread and owner: the next record to write
+    std::vector<ContactMemory> m_records;   ///< by last step's contact index
+    std::vector<std::uint8_t> m_touching;   ///< ContactMemory::touching, packed for the match
+    std::vector<std::uint64_t> m_recordKey; ///< ContactMemory::key, packed for the match
+    bool m_uniqueKeys = true;               ///< no key twice: the record after the last match may be taken
+    std::vector<std::int32_t> m_start;      ///< CSR offsets by owner id, size ownerIds + 1
+    std::vector<std::uint64_t> m_keys;      ///< the keys of each owner's records, packed
+    std::vector<std::int32_t> m_record;     ///< the records they are, beside m_keys
+    std::vector<std::int32_t> m_cursor;     ///< per thread and owner: the next slot to write
 };
 
 }  // namespace ndem
