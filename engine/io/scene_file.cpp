@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <sstream>
 
 namespace ndem {
@@ -645,6 +646,32 @@ std::string lineColumn(const std::string& text, size_t offset) {
     return std::to_string(line) + ":" + std::to_string(column);
 }
 
+/// Arrays and objects nested deeper than any scene needs: the JSON library recurses once per
+/// level when it prints or walks a value, so 100 000 levels overflow the stack.
+constexpr int kMaxNesting = 64;
+
+/// The byte offset where `text` opens its (kMaxNesting + 1)-th nested level, if it does.
+std::optional<size_t> tooDeep(const std::string& text) {
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxNesting) return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 Expected<Override> parseOverride(const std::string& text) {
@@ -666,6 +693,13 @@ Expected<Override> parseThreadsFlag(const std::string& text) {
 
 Expected<Scene> parseSceneText(const std::string& text, const std::string& source,
                                const std::vector<Override>& overrides) {
+    if (const auto at = tooDeep(text))
+        return Error{source + ":" + lineColumn(text, *at) + ": arrays and objects nested more than " +
+                     std::to_string(kMaxNesting) + " levels deep"};
+    for (const Override& o : overrides)
+        if (tooDeep(o.value))
+            return Error{"--set " + o.key + ": the value nests arrays and objects more than " +
+                         std::to_string(kMaxNesting) + " levels deep"};
     Json root;
     try {
         root = Json::parse(text);

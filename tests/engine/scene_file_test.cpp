@@ -144,3 +144,26 @@ TEST(SceneFile, EveryShippedSceneLoads) {
 
 }  // namespace
 }  // namespace ndem
+
+namespace ndem {
+namespace {
+
+TEST(SceneFile, DeeplyNestedInputIsRefusedNotAStackOverflow) {
+    // 100 000 levels crashed the JSON library's printing of the offending value.
+    const std::string deep(100000, '[');
+    const std::string closed = deep + std::string(100000, ']');
+    const std::string text = std::string("{\n  \"particles\": ") + closed + "\n}";
+    const std::string error = errorOf(text);
+    EXPECT_NE(error.find("t.json:2:"), std::string::npos) << error;
+    EXPECT_NE(error.find("nested more than 64 levels"), std::string::npos) << error;
+    EXPECT_NE(errorOf(deep).find("nested"), std::string::npos);
+    const std::string viaSet = errorOf(kMinimal, {{"particles.0.count", closed}});
+    EXPECT_NE(viaSet.find("--set particles.0.count"), std::string::npos) << viaSet;
+    // Strings may hold brackets: only structure counts.
+    std::string quoted = kMinimal;
+    quoted.replace(quoted.find("\"t\""), 3, "\"" + std::string(200, '[') + "\"");
+    EXPECT_EQ(errorOf(quoted), "");
+}
+
+}  // namespace
+}  // namespace ndem
