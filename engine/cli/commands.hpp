@@ -3,6 +3,7 @@
 // out-of-range value), with one line on stderr naming what is wrong.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@ int benchCommand(const std::vector<std::string>& args);
 int sweepCommand(const std::vector<std::string>& args);
 int validateCommand(const std::vector<std::string>& args);
 int keysCommand(const std::vector<std::string>& args);
+
+/// A whole number from 1 to `max` written in decimal digits only; nullopt for anything else
+/// (signs, spaces, fractions, numbers too long for a long), never an exception.
+std::optional<long> positiveInteger(const std::string& text, long max = 1000000000000L);
 
 /// Prints "ndem: error: <message>" on stderr and returns 2.
 int badInput(const std::string& message);

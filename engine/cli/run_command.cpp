@@ -37,15 +37,6 @@ struct RunOptions {
     bool quiet = false;
 };
 
-/// Parses a whole positive number; nullopt if the text is anything else.
-std::optional<long> positiveInteger(const std::string& s) {
-    if (s.empty() || s.size() > 12) return std::nullopt;
-    for (char c : s)
-        if (c < '0' || c > '9') return std::nullopt;
-    const long v = std::stol(s);
-    return v > 0 ? std::optional<long>(v) : std::nullopt;
-}
-
 std::optional<double> positiveNumber(const std::string& s) {
     try {
         size_t used = 0;
@@ -69,7 +60,7 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOp
             auto v = value("--steps");
             if (!v) return "--steps needs a value";
             o.steps = positiveInteger(*v);
-            if (!o.steps) return "--steps " + *v + ": expected a whole number > 0";
+            if (!o.steps) return "--steps " + *v + ": expected a whole number from 1 to 10^12";
         } else if (a == "--time") {
             auto v = value("--time");
             if (!v) return "--time needs a value";
@@ -190,6 +181,15 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
 }
 
 }  // namespace
+
+std::optional<long> positiveInteger(const std::string& text, long max) {
+    // Twelve digits at most: std::stol cannot overflow, and no count here is larger.
+    if (text.empty() || text.size() > 12) return std::nullopt;
+    for (char c : text)
+        if (c < '0' || c > '9') return std::nullopt;
+    const long v = std::stol(text);
+    return v > 0 && v <= max ? std::optional<long>(v) : std::nullopt;
+}
 
 int badInput(const std::string& message) {
     std::fprintf(stderr, "ndem: error: %s\n", message.c_str());

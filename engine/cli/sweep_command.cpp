@@ -64,14 +64,14 @@ std::optional<std::string> parse(const std::vector<std::string>& args, SweepOpti
             o.outDir = args[++i];
         } else if (a == "--jobs" && hasValue) {
             const std::string v = args[++i];
-            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1)
-                return "--jobs " + v + ": expected a whole number > 0";
-            o.jobs = std::stoi(v);
+            const auto jobs = positiveInteger(v, 1024);
+            if (!jobs) return "--jobs " + v + ": expected a whole number from 1 to 1024";
+            o.jobs = static_cast<int>(*jobs);
         } else if (a == "--steps" && hasValue) {
             const std::string v = args[++i];
-            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || std::stol(v) < 1)
-                return "--steps " + v + ": expected a whole number > 0";
-            o.steps = std::stol(v);
+            const auto steps = positiveInteger(v);
+            if (!steps) return "--steps " + v + ": expected a whole number from 1 to 10^12";
+            o.steps = *steps;
         } else if (a == "--time" && hasValue) {
             const std::string v = args[++i];
             char* end = nullptr;

@@ -96,7 +96,10 @@ int validateCommand(const std::vector<std::string>& args) {
         } else if (args[i] == "--case" && i + 1 < args.size()) {
             only = args[++i];
         } else if (args[i] == "--jobs" && i + 1 < args.size()) {
-            jobs = std::max(1, std::atoi(args[++i].c_str()));
+            const std::string v = args[++i];
+            const auto n = positiveInteger(v, 1024);
+            if (!n) return badInput("--jobs " + v + ": expected a whole number from 1 to 1024");
+            jobs = static_cast<int>(*n);
         } else {
             return badInput("validate: unknown option '" + args[i] + "' (try `ndem help`)");
         }

@@ -157,6 +157,28 @@ TEST_F(Cli, ThreadsFlagTakesOneTo1024AndRefusesTheRest) {
     EXPECT_EQ(nlohmann::json::parse(readFile(report()))["settings"]["threads"], 2);
 }
 
+TEST_F(Cli, CountsOfSweepAndValidateAreWholeNumbersInRange) {
+    // A count too long for a long threw std::out_of_range through main; letters became 1.
+    const std::string f = scene("s.json", kScene);
+    struct Case {
+        std::string args, fragment;
+    };
+    for (const Case& c : {Case{"sweep " + f + " --set solver.iterations=10,20 --steps 99999999999999999999",
+                               "--steps 99999999999999999999"},
+                          Case{"sweep " + f + " --set solver.iterations=10,20 --jobs 0", "--jobs 0"},
+                          Case{"sweep " + f + " --set solver.iterations=10,20 --jobs 99999999999999999999",
+                               "--jobs 99999999999999999999"},
+                          Case{"validate --jobs abc --out " + (m_dir / "v").string(), "--jobs abc"},
+                          Case{"validate --jobs 2.5 --out " + (m_dir / "v").string(), "--jobs 2.5"},
+                          Case{"run " + f + " --steps 99999999999999999999", "--steps 99999999999999999999"}}) {
+        const Result r = run(c.args);
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find(c.fragment), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(m_dir / "v"));
+}
+
 TEST_F(Cli, EveryNeedsVtk) {
     const std::string f = scene("s.json", kScene);
     const Result r = run("run " + f + " --every 3");
