@@ -1,5 +1,6 @@
 #include "solve/smooth_dem.hpp"
 
+#include "core/parallel.hpp"
 #include "solve/contact_law.hpp"
 
 #include <algorithm>
@@ -31,77 +32,101 @@ void capSpring(Vec3& f, Vec3& spring, double stiffness, const Vec3& damping, dou
 
 void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHistory& history,
                          const MaterialTable& materials, const StepSettings& s,
-                         std::vector<Vec3>& force, std::vector<Vec3>& torque) {
+                         std::vector<Vec3>& force, std::vector<Vec3>& torque, int threads) {
     const double h = s.timeStep;
+    // Each contact's force and torques on threads, then summed onto the particles in contact
+    // order on one: the sums are the same, bit for bit, for any thread count.
+    struct Push {
+        Vec3 force, torqueA, torqueB;  ///< on B; on A (subtracted) and on B (added)
+        bool active = false;
+    };
+    // The caller's buffer: a thread_local named inside the lambda would be each worker's own.
+    thread_local std::vector<Push> buffer;
+    std::vector<Push>& pushes = buffer;
+    pushes.resize(c.size());
+    parallelFor(static_cast<int>(c.size()), threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            pushes[i].active = false;
+            c.normalImpulse[i] = 0.0;
+            c.frictionImpulse[i].setZero();
+            c.rollingImpulse[i].setZero();
+            c.tangentialSpring[i].setZero();
+            c.rollingSpring[i].setZero();
+            const double delta = c.overlap[i];
+            if (delta <= 0.0) continue;
+
+            const Index a = c.bodyA[i];
+            const bool wall = (c.flags[i] & kWallContact) != 0;
+            const Index b = c.bodyB[i];
+            const Vec3& n = c.normal[i];
+            const Vec3 va = p.velocity[a] + p.angularVelocity[a].cross(c.leverA[i]);
+            const Vec3 vb = wall ? c.wallVelocity[i]
+                                 : Vec3(p.velocity[b] + p.angularVelocity[b].cross(c.leverB[i]));
+            const Vec3 u = vb - va;  // velocity of B relative to A at the contact point
+            const double overlapRate = -u.dot(n);
+
+            const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
+            const NormalLaw law =
+                normalLaw(m, s.contactLaw, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
+            const double elastic = law.forcePower(delta);
+            const double viscous = law.damping * law.dampingPower(delta) * overlapRate;
+            const double fn = std::max(0.0, law.stiffness * (elastic + viscous));
+
+            const double rStar = 0.5 * c.effectiveDiameter[i];
+            const double kt = law.exponent > 1.0 ? 8.0 * m.shearModulus * std::sqrt(rStar * delta)
+                                                 : 2.0 / 7.0 * law.stiffness;
+            Vec3 xi = Vec3::Zero(), theta = Vec3::Zero();
+            if (c.memory[i] >= 0) {
+                xi = rotateIntoPlane(history[c.memory[i]].tangentialSpring, n);
+                theta = history[c.memory[i]].rollingSpring;
+            }
+            const Vec3 ut = u - u.dot(n) * n;
+            xi += h * ut;
+            const Vec3 tangentialDamping = law.damping * kt * ut;
+            Vec3 ft = -kt * xi - tangentialDamping;
+            capSpring(ft, xi, kt, tangentialDamping, m.friction * fn);
+
+            // Rolling (tangent-plane part) and twisting (normal part) springs on ω_B − ω_A.
+            Vec3 moment = Vec3::Zero();
+            if (m.rollingResistance > 0.0) {
+                const Vec3 wa = p.angularVelocity[a];
+                const Vec3 wb = wall ? c.wallAngularVelocity[i] : p.angularVelocity[b];
+                theta += h * (wb - wa);
+                const double kr = kt * rStar * rStar;
+                Vec3 rollTheta = theta - theta.dot(n) * n;
+                Vec3 twistTheta = theta.dot(n) * n;
+                Vec3 roll = -kr * rollTheta, twist = -kr * twistTheta;
+                const double limit = m.rollingResistance * rStar * fn;
+                capSpring(roll, rollTheta, kr, Vec3::Zero(), limit);
+                capSpring(twist, twistTheta, kr, Vec3::Zero(), limit);
+                theta = rollTheta + twistTheta;
+                moment = roll + twist;
+            }
+
+            const Vec3 f = fn * n + ft;  // on B
+            Push& push = pushes[i];
+            push.force = f;
+            push.torqueA = c.leverA[i].cross(f) + moment;
+            if (!wall) push.torqueB = c.leverB[i].cross(f) + moment;
+            push.active = true;
+            c.normalImpulse[i] = fn * h;
+            c.frictionImpulse[i] = ft * h;
+            c.rollingImpulse[i] = moment * h;
+            c.tangentialSpring[i] = xi;
+            c.rollingSpring[i] = theta;
+        }
+    });
     for (size_t i = 0; i < c.size(); ++i) {
-        c.normalImpulse[i] = 0.0;
-        c.frictionImpulse[i].setZero();
-        c.rollingImpulse[i].setZero();
-        c.tangentialSpring[i].setZero();
-        c.rollingSpring[i].setZero();
-        const double delta = c.overlap[i];
-        if (delta <= 0.0) continue;
-
+        const Push& push = pushes[i];
+        if (!push.active) continue;
         const Index a = c.bodyA[i];
-        const bool wall = (c.flags[i] & kWallContact) != 0;
-        const Index b = c.bodyB[i];
-        const Vec3& n = c.normal[i];
-        const Vec3 va = p.velocity[a] + p.angularVelocity[a].cross(c.leverA[i]);
-        const Vec3 vb = wall ? c.wallVelocity[i]
-                             : Vec3(p.velocity[b] + p.angularVelocity[b].cross(c.leverB[i]));
-        const Vec3 u = vb - va;  // velocity of B relative to A at the contact point
-        const double overlapRate = -u.dot(n);
-
-        const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
-        const NormalLaw law =
-            normalLaw(m, s.contactLaw, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
-        const double elastic = law.forcePower(delta);
-        const double viscous = law.damping * law.dampingPower(delta) * overlapRate;
-        const double fn = std::max(0.0, law.stiffness * (elastic + viscous));
-
-        const double rStar = 0.5 * c.effectiveDiameter[i];
-        const double kt = law.exponent > 1.0 ? 8.0 * m.shearModulus * std::sqrt(rStar * delta)
-                                             : 2.0 / 7.0 * law.stiffness;
-        Vec3 xi = Vec3::Zero(), theta = Vec3::Zero();
-        if (c.memory[i] >= 0) {
-            xi = rotateIntoPlane(history[c.memory[i]].tangentialSpring, n);
-            theta = history[c.memory[i]].rollingSpring;
+        force[a] -= push.force;
+        torque[a] -= push.torqueA;
+        if (!(c.flags[i] & kWallContact)) {
+            const Index b = c.bodyB[i];
+            force[b] += push.force;
+            torque[b] += push.torqueB;
         }
-        const Vec3 ut = u - u.dot(n) * n;
-        xi += h * ut;
-        const Vec3 tangentialDamping = law.damping * kt * ut;
-        Vec3 ft = -kt * xi - tangentialDamping;
-        capSpring(ft, xi, kt, tangentialDamping, m.friction * fn);
-
-        // Rolling (tangent-plane part) and twisting (normal part) springs on ω_B − ω_A.
-        Vec3 moment = Vec3::Zero();
-        if (m.rollingResistance > 0.0) {
-            const Vec3 wa = p.angularVelocity[a];
-            const Vec3 wb = wall ? c.wallAngularVelocity[i] : p.angularVelocity[b];
-            theta += h * (wb - wa);
-            const double kr = kt * rStar * rStar;
-            Vec3 rollTheta = theta - theta.dot(n) * n;
-            Vec3 twistTheta = theta.dot(n) * n;
-            Vec3 roll = -kr * rollTheta, twist = -kr * twistTheta;
-            const double limit = m.rollingResistance * rStar * fn;
-            capSpring(roll, rollTheta, kr, Vec3::Zero(), limit);
-            capSpring(twist, twistTheta, kr, Vec3::Zero(), limit);
-            theta = rollTheta + twistTheta;
-            moment = roll + twist;
-        }
-
-        const Vec3 f = fn * n + ft;  // on B
-        force[a] -= f;
-        torque[a] -= c.leverA[i].cross(f) + moment;
-        if (!wall) {
-            force[b] += f;
-            torque[b] += c.leverB[i].cross(f) + moment;
-        }
-        c.normalImpulse[i] = fn * h;
-        c.frictionImpulse[i] = ft * h;
-        c.rollingImpulse[i] = moment * h;
-        c.tangentialSpring[i] = xi;
-        c.rollingSpring[i] = theta;
     }
 }
 

@@ -24,7 +24,7 @@ StepStats World::step() {
         detectContacts(ctx);
     });
     if (m_settings.mode == StepMode::Smooth) {
-        timed(seconds.solve, [&] { smoothForces(); });
+        timed(seconds.solve, [&] { smoothForces(ctx); });
         timed(seconds.integrate, [&] { integrateSmooth(ctx); });
     } else {
         if (reductionActive()) timed(seconds.reduce, [&] { splitAggregates(ctx); });
@@ -309,12 +309,12 @@ void World::integratePositions(const StepContext& ctx) {
 // Smooth DEM
 // ---------------------------------------------------------------------------------------
 
-void World::smoothForces() {
+void World::smoothForces(const StepContext& ctx) {
     const size_t n = m_particles.size();
     m_force.assign(n, Vec3::Zero());
     m_torque.assign(n, Vec3::Zero());
     computeSmoothForces(m_particles, m_contacts, m_history, m_materials, m_settings, m_force,
-                        m_torque);
+                        m_torque, ctx.settings.threads);
 }
 
 void World::integrateSmooth(const StepContext& ctx) {

@@ -132,7 +132,7 @@ private:
     void writeBackVelocities(const StepContext& ctx);
     void mergeAggregates(StepContext& ctx);
     void integratePositions(const StepContext& ctx);
-    void smoothForces();
+    void smoothForces(const StepContext& ctx);
     void integrateSmooth(const StepContext& ctx);
     void finishStep(StepContext& ctx);
     void measure(StepStats& stats);

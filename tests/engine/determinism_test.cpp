@@ -60,6 +60,26 @@ TEST(Determinism, ThreadCountDoesNotChangeTheState) {
     EXPECT_EQ(one, run(3));
 }
 
+TEST(Determinism, SmoothDemIsTheSameForAnyThreadCount) {
+    // Smooth DEM computes each contact's force on threads and sums them onto the grains in
+    // contact order: springs, rolling resistance and walls included, bit for bit.
+    StepSettings s = settlingSettings();
+    s.mode = StepMode::Smooth;
+    s.timeStep = 1e-4;
+    Material grain = scenes::servinGrain();
+    grain.rollingResistance = 0.1;
+    auto run = [&](int threads) {
+        s.threads = threads;
+        World world = test::makeWorld(scenes::bed(600, 0.01, grain, s, 3));
+        for (int i = 0; i < 400; ++i) world.step();
+        EXPECT_GT(world.contacts().size(), 100u);
+        return stateHash(world.particles());
+    };
+    const std::uint64_t one = run(1);
+    EXPECT_EQ(one, run(2));
+    EXPECT_EQ(one, run(3));
+}
+
 TEST(Determinism, NeighbourListSkinDoesNotChangeTheState) {
     // The skin only decides how often the lists are searched and how many grains escape them:
     // without one, at the default and at a wide one, a bed settling from a loose lattice
