@@ -70,9 +70,9 @@ TEST(Determinism, SmoothDemIsTheSameForAnyThreadCount) {
     grain.rollingResistance = 0.1;
     auto run = [&](int threads) {
         s.threads = threads;
-        World world = test::makeWorld(scenes::bed(600, 0.01, grain, s, 3));
-        for (int i = 0; i < 400; ++i) world.step();
-        EXPECT_GT(world.contacts().size(), 100u);
+        World world = test::makeWorld(scenes::bed(1500, 0.01, grain, s, 3));
+        for (int i = 0; i < 800; ++i) world.step();
+        EXPECT_GT(world.contacts().size(), 1100u);  // two threads take 1 024 contacts and more
         return stateHash(world.particles());
     };
     const std::uint64_t one = run(1);
