@@ -106,7 +106,7 @@ void ContactHistory::store(const ContactSet& c, std::uint32_t ownerIds, int thre
     // order for any thread count.
     const int n = static_cast<int>(c.size());
     const size_t owners = static_cast<size_t>(ownerIds);
-    const int teams = std::clamp(n / 4096, 1, std::max(1, threads));
+    const int teams = parallel::threadsFor(n, 4096, threads);
     m_start.assign(owners + 1, 0);
     m_cursor.assign(static_cast<size_t>(teams) * owners, 0);
     m_records.resize(c.size());

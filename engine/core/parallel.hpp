@@ -5,6 +5,8 @@
 // barrier (< 1 µs), where a TBB parallel_for per colour costs a task spawn and join each time.
 #pragma once
 
+#include <algorithm>
+
 #include <atomic>
 #include <optional>
 #include <utility>
@@ -106,6 +108,12 @@ inline void barrier() {}
 inline std::pair<int, int> share(int first, int last, int t, int n) {
     const long long count = last - first;
     return {first + static_cast<int>(count * t / n), first + static_cast<int>(count * (t + 1) / n)};
+}
+
+/// How many of `threads` to give `items` of work so that each takes at least `perThread`: a
+/// team costs microseconds to start, which a small scan (a pair of grains) does not repay.
+inline int threadsFor(int items, int perThread, int threads) {
+    return std::clamp(items / std::max(1, perThread), 1, std::max(1, threads));
 }
 
 /// Runs body() on a team of `threads` threads (the calling thread is thread 0); inside, use

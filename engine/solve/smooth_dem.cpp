@@ -44,9 +44,8 @@ void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHis
     thread_local std::vector<Push> buffer;
     std::vector<Push>& pushes = buffer;
     pushes.resize(c.size());
-    // A team per step costs microseconds: a few contacts (a test's pair over 10⁵ steps) stay
-    // on the calling thread.
-    const int team = std::clamp(static_cast<int>(c.size()) / 512, 1, std::max(1, threads));
+    // A few contacts (a test's pair over 10⁵ steps) stay on the calling thread.
+    const int team = parallel::threadsFor(static_cast<int>(c.size()), 512, threads);
     parallelFor(static_cast<int>(c.size()), team, [&](int begin, int end) {
         for (int i = begin; i < end; ++i) {
             pushes[i].active = false;

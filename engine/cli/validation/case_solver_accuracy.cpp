@@ -72,8 +72,8 @@ CaseReport run(const Context& ctx) {
     size_t k = 1;
     /// Per method that reached 10 %: its name, the wall time of that hold, its sweeps.
     struct Reached {
-        std::string first;
-        double second = 0.0;
+        std::string method;
+        double seconds = 0.0;
         int sweeps = 0;
     };
     std::vector<Reached> secondsToTen;
@@ -120,20 +120,19 @@ CaseReport run(const Context& ctx) {
         if (needed > 0) secondsToTen.push_back({m.name, seconds, needed});
     }
     for (size_t m = 1; m < secondsToTen.size(); ++m)
-        report.checks.push_back({"wall time to 10 %: PGS / " + secondsToTen[m].first, "–",
-                                 num(secondsToTen[0].second / secondsToTen[m].second, 3), "measured",
+        report.checks.push_back({"wall time to 10 %: PGS / " + secondsToTen[m].method, "–",
+                                 num(secondsToTen[0].seconds / secondsToTen[m].seconds, 3), "measured",
                                  true});
     // What a user gets: the method that reached 10 % in the least time, its hold again alone
     // on every core (the runs above share the cores two by two, one thread each).
     if (!secondsToTen.empty() && !quick) {
         const auto best = std::min_element(secondsToTen.begin(), secondsToTen.end(),
-                                           [](const auto& a, const auto& b) { return a.second < b.second; });
-        const int sweeps = best->sweeps;
-        RunSpec alone = spec(best->first.c_str(), sweeps);
+                                           [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+        RunSpec alone = spec(best->method.c_str(), best->sweeps);
         alone.overrides.push_back({"threads", "0"});
         const RunOutcome r = ctx.run({alone}, report.id + " alone").front();
         const double p = r.scalar("wallPressure", "pSat");
-        report.checks.push_back({best->first + " at " + std::to_string(sweeps) + " sweeps alone on every core: wall time of the " +
+        report.checks.push_back({best->method + " at " + std::to_string(best->sweeps) + " sweeps alone on every core: wall time of the " +
                                      num(hold) + " s hold (error of p_sat)",
                                  "–", num(r.laterWallSeconds, 3) + " s (" + num(100.0 * std::abs(p / pRef - 1.0), 2) + " %)",
                                  "measured", std::isfinite(p)});
