@@ -24,9 +24,15 @@ inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams&
     // Pairs that move, even side by side, can be driven together during the solve (a
     // compression wave in a falling pack): keep them as speculative contacts.
     const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
+    // Largest: one grain may stop (on the floor, on a resting neighbour) while the other
+    // goes on, or both keep their relative motion; grains falling side by side keep their gap.
+    const double closing =
+        params.reach == SpeculativeReach::Sum
+            ? m_speed[i] + m_speed[j]
+            : std::max({(p.velocity[j] - p.velocity[i]).norm(), m_speed[i], m_speed[j]});
     const double reach = p.radius[i] + p.radius[j] +
                          params.marginFraction * std::min(p.radius[i], p.radius[j]) +
-                         params.timeStep * (m_speed[i] + m_speed[j]);
+                         params.timeStep * closing;
     return dist2 < reach * reach && dist2 > 0.0;
 }
 

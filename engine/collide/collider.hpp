@@ -3,6 +3,7 @@
 
 #include "collide/contact_set.hpp"
 #include "collide/neighbour_list.hpp"
+#include "core/settings.hpp"
 #include "core/particles.hpp"
 #include "core/triangle_mesh.hpp"
 #include "core/wall.hpp"
@@ -17,6 +18,7 @@ struct CollisionParams {
     double timeStep = 0.0;         ///< h (s); approaching pairs within h·u_approach are kept too
     double skinFraction = 0.5;     ///< neighbour-list skin, fraction of the radius
     int threads = 1;               ///< threads that filter the lists (the result is the same)
+    SpeculativeReach reach = SpeculativeReach::Sum;  ///< closing speed of a speculative pair
 };
 
 /// Finds every sphere–sphere and sphere–wall pair that touches, or is about to within one step

@@ -22,6 +22,8 @@ enum class SolverMethod : int { Pgs, Nncg, Apgd };
 /// Order of the rows within a sweep: by graph colour (SIMD blocks, threads), or one contact
 /// after the other in contact order (the papers' PGS: one thread, no SIMD).
 enum class SweepOrder : int { Coloured, Sequential };
+/// Which closing speed a pair that does not touch yet is kept for (Collider::withinReach).
+enum class SpeculativeReach : int { Sum, Largest };
 /// Instruction set of the PGS block kernel (solve/pgs_kernel.hpp). Auto: the widest this CPU runs.
 enum class SimdLevel : int { Auto, Scalar, Avx2, Avx512 };
 
@@ -32,6 +34,7 @@ inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "mo
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
 inline constexpr std::array<const char*, 3> kSolverMethodNames{"pgs", "nncg", "apgd"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
+inline constexpr std::array<const char*, 2> kSpeculativeReachNames{"sum", "largest"};
 
 struct StepSettings {
     StepMode mode = StepMode::SemiSmooth;
@@ -43,6 +46,9 @@ struct StepSettings {
     ContactLaw contactLaw = ContactLaw::Hertz;
     double contactMargin = 0.05;       ///< detection margin as a fraction of the smaller radius (–)
     double contactSkin = 0.5;          ///< neighbour-list skin as a fraction of the radius (–)
+    /// Sum: a gap within h(|v_i| + |v_j|) is a speculative contact; Largest: within
+    /// h·max(|v_i − v_j|, |v_i|, |v_j|), so grains falling side by side are not paired.
+    SpeculativeReach speculativeReach = SpeculativeReach::Sum;
     double referenceOverlap = 0.01;    ///< δ_ref/d for linearised stiffness and the smooth-DEM
                                        ///< stability limit (–)
 
@@ -155,6 +161,12 @@ void visitSettings(S& s, V&& v) {
                   "grain has moved about half of it (results do not depend on it)",
                   0.0, 10.0},
       s.contactSkin);
+    v(SettingInfo{"contact.speculativeReach", "",
+                  "sum | largest: a pair not yet touching is kept as a speculative contact when "
+                  "its gap closes within h(|v_i| + |v_j|) (any two grains meeting head-on), or "
+                  "within h max(|v_i - v_j|, |v_i|, |v_j|) (one stops, the other goes on; grains "
+                  "falling together are not paired)"},
+      s.speculativeReach, kSpeculativeReachNames);
     v(SettingInfo{"contact.referenceOverlap", "",
                   "reference overlap / d for linearised Hertz stiffness and the smooth-DEM "
                   "stability limit",

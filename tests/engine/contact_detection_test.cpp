@@ -122,6 +122,72 @@ TEST(ContactDetection, WithoutATimeStepOnlyTheMarginCounts) {
     EXPECT_EQ(contacts.size(), touching);
 }
 
+/// The pairs within the reach of contact.speculativeReach = largest, found by testing all.
+std::vector<std::pair<Index, Index>> allPairsWithinLargestReach(const ParticleStore& p) {
+    std::vector<std::pair<Index, Index>> pairs;
+    for (size_t i = 0; i < p.size(); ++i)
+        for (size_t j = i + 1; j < p.size(); ++j) {
+            const double closing = std::max({(p.velocity[j] - p.velocity[i]).norm(),
+                                             p.velocity[i].norm(), p.velocity[j].norm()});
+            const double reach = p.radius[i] + p.radius[j] +
+                                 kMargin * std::min(p.radius[i], p.radius[j]) + kStep * closing;
+            const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
+            if (dist2 < reach * reach) pairs.emplace_back(Index(i), Index(j));
+        }
+    return pairs;
+}
+
+std::vector<std::pair<Index, Index>> sorted(std::vector<std::pair<Index, Index>> pairs) {
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+TEST(ContactDetection, LargestReachDropsGrainsFallingTogetherKeepsStoppingAndHeadOnPairs) {
+    // Gap g between two grains of radius 5 mm; h·v = 0.5 mm for v = 0.1 m/s, h = 5 ms.
+    const double r = 0.005, v = 0.1, gap = 1.5 * kStep * v + kMargin * r;
+    auto pair = [&](const Vec3& vi, const Vec3& vj) {
+        ParticleStore p;
+        ParticleSpec s;
+        s.radius = r;
+        s.position = Vec3::Zero();
+        s.velocity = vi;
+        p.add(s, 2500.0);
+        s.position = Vec3(2.0 * r + gap, 0.0, 0.0);
+        s.velocity = vj;
+        p.add(s, 2500.0);
+        return p;
+    };
+    auto count = [](const ParticleStore& p, SpeculativeReach reach) {
+        Collider collider;
+        ContactSet contacts;
+        collider.detect(p, {}, {}, CollisionParams{kMargin, kStep, 0.5, 1, reach}, contacts);
+        return contacts.size();
+    };
+    const Vec3 down(0.0, 0.0, -v), towards(v, 0.0, 0.0);
+    // Falling side by side: within h(|v_i| + |v_j|) = 2hv, beyond h·max(...) = hv.
+    EXPECT_EQ(count(pair(down, down), SpeculativeReach::Sum), 1u);
+    EXPECT_EQ(count(pair(down, down), SpeculativeReach::Largest), 0u);
+    // Head-on at v each: |v_i − v_j| = 2v, kept by both.
+    EXPECT_EQ(count(pair(towards, -towards), SpeculativeReach::Largest), 1u);
+    // One at rest, the other flying at it at 2v: kept by both.
+    EXPECT_EQ(count(pair(2.0 * towards, Vec3::Zero()), SpeculativeReach::Largest), 1u);
+    // A cloud: the same pairs as testing all, a subset of the sum's.
+    for (unsigned seed : {21u, 22u}) {
+        const ParticleStore p = cloud(2000, 0.05, 3.0, seed);
+        Collider collider;
+        ContactSet contacts;
+        collider.detect(p, {}, {},
+                        CollisionParams{kMargin, kStep, 0.5, 2, SpeculativeReach::Largest}, contacts);
+        std::vector<std::pair<Index, Index>> found;
+        for (size_t c = 0; c < contacts.size(); ++c)
+            found.emplace_back(std::min(contacts.bodyA[c], contacts.bodyB[c]),
+                               std::max(contacts.bodyA[c], contacts.bodyB[c]));
+        const auto expected = allPairsWithinLargestReach(p);
+        EXPECT_EQ(sorted(found), expected) << "seed " << seed;
+        EXPECT_LT(expected.size(), allPairsWithinReach(p).size()) << "seed " << seed;
+    }
+}
+
 /// Every field detect() writes, contact by contact.
 void expectSameContacts(const ContactSet& a, const ContactSet& b) {
     ASSERT_EQ(a.size(), b.size());
