@@ -301,6 +301,14 @@ void MainWindow::updateStatus() {
     m_status[4]->setText(QString("%1 contacts").arg(s.stats.contacts));
     m_status[5]->setText(QString("%1 iterations").arg(s.stats.iterations));
     m_status[6]->setText(QString("residual %1 m/s").arg(s.stats.residual, 0, 'g', 3));
+    showGuardMessages(s);
+}
+
+void MainWindow::showGuardMessages(const Snapshot& s) {
+    // A warning for 20 s; a divergence until the next message (the world no longer steps).
+    for (const std::string& text : m_guardMessages.take(s))
+        statusBar()->showMessage(QString::fromStdString(text),
+                                 text.rfind("stopped", 0) == 0 ? 0 : 20000);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,6 +1,7 @@
 // The NDEM Studio window: menus, the viewport, the status bar, and the unattended CLI modes.
 #pragma once
 
+#include "gui/guard_messages.hpp"
 #include "gui/session.hpp"
 #include "gui/studio_options.hpp"
 #include "gui/viewport.hpp"
@@ -33,6 +34,8 @@ protected:
 private:
     void buildMenus();
     void updateStatus();
+    /// The divergence guards' warnings (once each) and a divergence, in the status bar.
+    void showGuardMessages(const Snapshot& s);
     void printFrameTimes() const;
     void onFrame();
     void fail(const QString& text);
@@ -51,6 +54,7 @@ private:
     QElapsedTimer m_statusClock;
     qint64 m_lastStatusNs = 0;
     double m_lastStatusSimTime = 0.0;
+    GuardMessages m_guardMessages;  ///< the divergence guards' messages not shown yet
     long long m_lastStatusSteps = 0;
     int m_exitCode = 0;
     bool m_unattendedDone = false;

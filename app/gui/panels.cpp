@@ -79,7 +79,9 @@ void simulationPanel(Session& session, const Snapshot& s, PanelState& state, dou
 
     if (!state.message.empty()) {
         ImGui::Separator();
-        const bool refusal = state.message.rfind("refused", 0) == 0;
+        const bool refusal = state.message.rfind("refused", 0) == 0 ||
+                             state.message.rfind("warning", 0) == 0 ||
+                             state.message.rfind("stopped", 0) == 0;
         ImGui::PushStyleColor(ImGuiCol_Text, refusal ? IM_COL32(255, 120, 100, 255) : kGreen);
         ImGui::TextWrapped("%s", state.message.c_str());
         ImGui::PopStyleColor();

@@ -235,6 +235,7 @@ void Viewport::paintGL() {
     m_lastFrameNs = nowNs;
     if (s && m_panelsVisible) {
         for (std::string& text : m_session.takeMessages()) showMessage(m_panels, std::move(text), nowNs * 1e-9);
+        for (std::string& text : m_guardMessages.take(*s)) showMessage(m_panels, std::move(text), nowNs * 1e-9);
         m_imgui.newFrame(static_cast<float>(width()), static_cast<float>(height()),
                          static_cast<float>(devicePixelRatioF()), dt);
         drawPanels(m_session, *s, m_history, m_render, m_renderer.meanForce(), m_panels, nowNs * 1e-9);

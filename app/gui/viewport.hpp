@@ -5,6 +5,7 @@
 #include "gui/panels.hpp"
 #include "gui/plot_history.hpp"
 #include "gui/recorder.hpp"
+#include "gui/guard_messages.hpp"
 #include "gui/session.hpp"
 #include "render/camera.hpp"
 #include "render/scene_renderer.hpp"
@@ -83,6 +84,7 @@ private:
     void finishRecording(const std::string& error);
 
     Session& m_session;
+    GuardMessages m_guardMessages;  ///< the divergence guards' messages not shown yet
     ImGuiLayer m_imgui;
     SceneRenderer m_renderer;
     OrbitCamera m_camera;

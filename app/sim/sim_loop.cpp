@@ -80,6 +80,8 @@ void SimLoop::replaceWorld(World world) {
 }
 
 void SimLoop::takeStep() {
+    // A world whose state went non-finite stays as it is, to be looked at or reset.
+    if (m_world.divergence()) return;
     m_lastStats = m_world.step();
     m_recentSteps.push_back(m_lastStats);
     m_wallPressure.sample(m_world, m_lastStats);
@@ -162,8 +164,15 @@ void SimLoop::run() {
                                0.5 * m_world.settings().timeStep;
             do {
                 takeStep();
-            } while (m_world.time() < end && !m_stopping.load(std::memory_order_relaxed));
+            } while (m_world.time() < end && !m_stopping.load(std::memory_order_relaxed) &&
+                     !m_world.divergence());
             frame.steps = 1;
+        }
+        if (m_world.divergence()) {
+            // Nothing more to step: pause, so that the loop sleeps until a reset or a command.
+            std::lock_guard lock(m_mutex);
+            m_playing = false;
+            m_stepRequests = 0;
         }
         if (frame.steps > 0 || commandsRun > 0) publish(frame.forceThreshold);
     }

@@ -32,6 +32,8 @@ void fillSnapshot(const World& world, const StepStats& stats, double forceThresh
     out.emitted = world.emittedCount();
     out.removed = world.removedCount();
     out.sensors = world.sensors();
+    out.warnings = world.warnings();
+    out.divergence = world.divergence();
 
     // Particles: resize, never clear-and-push, so the copy is one pass over each array.
     const ParticleStore& p = world.particles();

@@ -6,6 +6,7 @@
 #include "sim/live_wall_pressure.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ndem::app {
@@ -33,6 +34,8 @@ struct Snapshot {
     long emitted = 0;            ///< particles emitted since the start
     long removed = 0;            ///< particles removed by sinks since the start
     std::vector<SplitSensor> sensors;  ///< model reduction's split sensors (few; copied)
+    std::vector<RunWarning> warnings;  ///< the divergence guards' warnings so far (few)
+    std::optional<Divergence> divergence;  ///< set: the state went non-finite, stepping stopped
 
     // Per particle, in the world's storage order (which changes when it reorders; use `id`
     // to follow one particle).

@@ -32,7 +32,10 @@ commands:
   keys  List every setting key with its unit, range and default.
   help  This text.   version  The version.
 
-exit codes: 0 success, 1 failure while running, 2 bad input.
+exit codes: 0 success, 1 failure while running, 2 bad input, 3 the run diverged (a value
+  of the state went NaN or infinite; the error names the step, the particle and the quantity).
+warnings (once per kind, on stderr and in the report's "warnings"): an overlap beyond
+  guards.overlap, energy growing with nothing to supply it, a grain that left the walls.
 )";
 
 }  // namespace

@@ -40,4 +40,8 @@ void ProgressBar::finish() {
     if (m_enabled && m_terminal) std::fprintf(stderr, "\n");
 }
 
+void ProgressBar::clearLine() {
+    if (m_enabled && m_terminal) std::fprintf(stderr, "\r\033[K");
+}
+
 }  // namespace ndem::cli

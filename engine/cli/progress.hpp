@@ -12,6 +12,8 @@ public:
     /// fraction in [0, 1]; `detail` is appended (e.g. "t = 1.20 / 5.00 s").
     void update(double fraction, const std::string& detail);
     void finish();
+    /// Clears the bar's line so that a message can be printed (the next update redraws it).
+    void clearLine();
 
 private:
     bool m_enabled;

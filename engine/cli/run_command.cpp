@@ -175,6 +175,17 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
         const MeasurementResult r = m->result();
         std::printf("  %-13s %s\n", r.name.c_str(), r.headline.c_str());
     }
+    if (!world.warnings().empty()) {
+        std::string kinds;
+        for (const RunWarning& w : world.warnings())
+            kinds += (kinds.empty() ? "" : ", ") + w.kind + " at step " + std::to_string(w.step);
+        std::printf("  warnings      %s (see stderr%s)\n", kinds.c_str(),
+                    o.report.empty() ? "" : " and the report");
+    }
+    if (world.divergence())
+        std::printf("  diverged      at step %lld: particle %u, %s not finite\n",
+                    static_cast<long long>(world.divergence()->step), world.divergence()->particle,
+                    world.divergence()->quantity.c_str());
     if (!o.report.empty()) std::printf("  report        %s\n", o.report.c_str());
     if (!o.csvDir.empty()) std::printf("  CSV           %s/\n", o.csvDir.c_str());
     if (!o.vtkDir.empty()) std::printf("  ParaView      %s/particles.pvd (and contacts.pvd, walls.pvd)\n", o.vtkDir.c_str());
@@ -220,7 +231,16 @@ int runCommand(const std::vector<std::string>& args) {
     ProgressBar progress(!o.quiet);
     const auto start = std::chrono::steady_clock::now();
     int exitCode = 0;
+    size_t warned = 0;
     executeSceneRun(run, steps, [&](const StepStats& st, long k) {
+        for (; warned < world.warnings().size(); ++warned) {
+            progress.clearLine();
+            std::fprintf(stderr, "ndem: warning: %s\n", world.warnings()[warned].message.c_str());
+        }
+        if (world.divergence()) {
+            exitCode = 3;
+            return false;
+        }
         if (vtk && (k + 1) % o.vtkEvery == 0) {
             if (auto e = vtk->writeFrame(world)) {
                 std::fprintf(stderr, "\nndem: error: %s\n", e->message.c_str());
@@ -240,6 +260,7 @@ int runCommand(const std::vector<std::string>& args) {
     progress.finish();
     std::signal(SIGINT, previous);
 
+    if (world.divergence()) std::fprintf(stderr, "ndem: error: %s\n", world.divergence()->message.c_str());
     printSummary(run.scene, world, run.recorder, run.wallSeconds, o, g_interrupted);
     if (!o.report.empty()) {
         if (auto e = writeRunReport(o.report, run.scene, o.overrides, world, run.recorder,

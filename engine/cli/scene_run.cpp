@@ -37,7 +37,8 @@ void executeSceneRun(SceneRun& run, long steps,
     for (long k = 0; k < steps; ++k) {
         const StepStats st = run.world.step();
         run.recorder.record(st);
-        if (afterStep && !afterStep(st, k)) {
+        // A diverged state (world/state_guard.hpp) cannot be stepped on.
+        if ((afterStep && !afterStep(st, k)) || run.world.divergence()) {
             run.stopped = true;
             break;
         }

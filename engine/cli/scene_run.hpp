@@ -30,6 +30,7 @@ Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Overr
 long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<double> time);
 
 /// Runs `steps` steps, recording StepStats; `afterStep(stats, k)` may return false to stop.
+/// A run whose state went non-finite stops after that step (World::divergence()).
 void executeSceneRun(SceneRun& run, long steps,
                      const std::function<bool(const StepStats&, long)>& afterStep = {});
 

@@ -172,6 +172,9 @@ int sweepCommand(const std::vector<std::string>& args) {
             row.figures["kineticEnergyFinal"] = rec.kineticEnergy.last;
             row.figures["meanOverlapFinal"] = rec.meanOverlap.last;
             row.figures["maxOverlapFinal"] = rec.maxOverlap.last;
+            row.figures["warnings"] = static_cast<double>(run.world.warnings().size());
+            row.figures["divergedAtStep"] =
+                run.world.divergence() ? static_cast<double>(run.world.divergence()->step) : 0.0;
             row.results = measurementResults(run.world);
             std::map<std::string, int> seen;
             for (const MeasurementResult& r : row.results) {
@@ -181,12 +184,16 @@ int sweepCommand(const std::vector<std::string>& args) {
             }
             std::lock_guard lock(printing);
             ++finished;
-            if (!o.quiet) {
-                std::string label;
-                for (const Override& ov : row.overrides) label += " " + ov.key + "=" + ov.value;
+            std::string label;
+            for (const Override& ov : row.overrides) label += " " + ov.key + "=" + ov.value;
+            if (!o.quiet)
                 std::fprintf(stderr, "sweep [%zu/%zu]%s: %.1f s\n", finished, total, label.c_str(),
                              run.wallSeconds);
-            }
+            // A run that goes wrong is reported, and the sweep goes on with the others.
+            for (const RunWarning& w : run.world.warnings())
+                std::fprintf(stderr, "ndem: warning:%s: %s\n", label.c_str(), w.message.c_str());
+            if (const auto& d = run.world.divergence())
+                std::fprintf(stderr, "ndem: warning:%s: %s\n", label.c_str(), d->message.c_str());
         }
     };
     std::vector<std::thread> threads;

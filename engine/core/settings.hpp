@@ -82,6 +82,7 @@ struct StepSettings {
     double rollingCompliance = 1e-6;   ///< γ_r (rad/(N m s)), Σ_r = γ_r/h
 
     int reorderInterval = 50;          ///< re-sort particles in space every N steps; 0 = never
+    double guardOverlap = 0.2;         ///< warn once when an overlap exceeds this / d; 0 = off
 
     /// Adaptive model reduction (servin-wang Sec. 3, Table 2 defaults). Thresholds
     /// are on relative contact velocity (m/s, rad/s) and acceleration (m/s²); a threshold of
@@ -223,6 +224,11 @@ void visitSettings(S& s, V&& v) {
     v(SettingInfo{"regularization.rollingCompliance", "rad/(N m s)",
                   "gamma_r, Sigma_r = gamma_r/h", 0.0},
       s.rollingCompliance);
+    v(SettingInfo{"guards.overlap", "",
+                  "warn (once) when an overlap exceeds this fraction of the diameter: the time "
+                  "step or the stiffness is wrong for the scene (0 = off)",
+                  0.0, 100.0},
+      s.guardOverlap);
     v(SettingInfo{"broadPhase.reorderInterval", "steps",
                   "re-sort particles in space every N steps (0 = never)", 0.0, 1e9},
       s.reorderInterval);

@@ -116,6 +116,13 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
                            {"measure", p.measure},
                            {"reduce", p.reduce},
                            {"total", p.total()}}}};
+    Json warnings = Json::array();
+    for (const RunWarning& w : world.warnings())
+        warnings.push_back({{"step", w.step}, {"time", w.time}, {"kind", w.kind}, {"message", w.message}});
+    report["warnings"] = warnings;
+    if (const auto& d = world.divergence())
+        report["divergence"] = {{"step", d->step}, {"time", d->time}, {"particle", d->particle},
+                                {"quantity", d->quantity}, {"message", d->message}};
     Json series;
     series["every"] = rec.sampleEvery();
     for (const auto& s : rec.samples()) {

@@ -41,6 +41,7 @@ Expected<World> World::create(const Scene& scene) {
     w.m_sinks = scene.sinks;
     w.m_sensors = scene.sensors;
     if (auto e = w.applySettings(scene.settings)) return *e;
+    w.m_guard.start(w);
     return w;
 }
 
@@ -113,6 +114,7 @@ void World::measure(StepStats& stats) {
     stats.meanOverlap = touching ? sum / touching : 0.0;
     stats.maxOverlap = maxOverlap;
     for (auto& m : m_measurements) m->sample(*this, stats);
+    m_guard.check(*this, stats);
 }
 
 }  // namespace ndem

@@ -19,6 +19,7 @@
 #include "solve/pgs_solver.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
+#include "world/state_guard.hpp"
 #include "world/step_context.hpp"
 
 #include <memory>
@@ -116,6 +117,11 @@ public:
     /// Split sensors; move, resize, add or remove them between steps.
     std::vector<SplitSensor>& sensors() { return m_sensors; }
     const std::vector<SplitSensor>& sensors() const { return m_sensors; }
+    /// A non-finite value found after a step (the run cannot go on), and the warnings given
+    /// so far, once per kind (world/state_guard.hpp).
+    const std::optional<Divergence>& divergence() const { return m_guard.divergence(); }
+    const std::vector<RunWarning>& warnings() const { return m_guard.warnings(); }
+
     /// Particles emitted and removed since the start (by emitters and sinks).
     long emittedCount() const { return m_emittedTotal; }
     long removedCount() const { return m_removedTotal; }
@@ -184,6 +190,7 @@ private:
     long m_emittedTotal = 0, m_removedTotal = 0;
 
     std::vector<std::unique_ptr<Measurement>> m_measurements;
+    StateGuard m_guard;
     double m_time = 0.0;
     std::int64_t m_stepCount = 0;
 };

@@ -259,3 +259,25 @@ TEST(SimLoop, StopJoinsWhetherPlayingOrPausedAndIsIdempotent) {
     playing.takeNewest();
     EXPECT_EQ(playing.snapshot().sequence, count);
 }
+
+TEST(SimLoop, ADivergedWorldPausesAndItsSnapshotSaysWhy) {
+    World world = loadColumn();
+    ndem::StepSettings settings = world.settings();
+    settings.gravity = ndem::Vec3(0.0, 0.0, -1e308);  // a speed whose square overflows
+    ASSERT_FALSE(world.applySettings(settings));
+    SimLoop loop(std::move(world));
+    loop.play();
+    ASSERT_TRUE(waitFor([&] {
+        loop.takeNewest();
+        return loop.snapshot().divergence.has_value();
+    }));
+    EXPECT_TRUE(waitFor([&] { return !loop.isPlaying(); }));
+    const std::int64_t divergedAt = loop.snapshot().divergence->step;
+    EXPECT_EQ(divergedAt, loop.snapshot().stepCount);
+    EXPECT_EQ(loop.snapshot().divergence->quantity, "velocity");
+    // It stays where it diverged: a step request takes no step.
+    const std::uint64_t settled = pauseAndSettle(loop);
+    loop.stepOnce();
+    ASSERT_TRUE(takeUntilPublished(loop, settled + 1));
+    EXPECT_EQ(loop.snapshot().stepCount, divergedAt);
+}

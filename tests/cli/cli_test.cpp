@@ -214,6 +214,45 @@ TEST_F(Cli, RunWritesACompleteReportAndVtk) {
     EXPECT_TRUE(fs::exists(m_dir / "vtk" / "particles_000003.vtp"));  // frames at 0, 10, 20, 30
 }
 
+TEST_F(Cli, ADivergingRunStopsWithExitThreeNamingStepParticleAndQuantity) {
+    const std::string f = scene("s.json", kScene);
+    const Result r = run("run " + f + " --steps 50 --set settings.gravity=[0,0,-1e308] --report " +
+                         report() + " --quiet");
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_NE(r.err.find("ndem: error: the run diverged at step 1"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("particle"), std::string::npos);
+    EXPECT_NE(r.err.find("velocity"), std::string::npos);
+    const nlohmann::json j = nlohmann::json::parse(readFile(report()));
+    EXPECT_EQ(j["divergence"]["step"], 1);
+    EXPECT_EQ(j["divergence"]["quantity"], "velocity");
+    EXPECT_EQ(j["run"]["steps"], 1);
+}
+
+TEST_F(Cli, AStepTooLargeWarnsOnceOnStderrAndInTheReport) {
+    // The example, smaller: the silo at h = 1 s with E = 10¹² Pa.
+    const Result r = run("run " + std::string(NDEM_SOURCE_DIR) +
+                         "/assets/scenes/silo.json --steps 6 --set particles.0.count=200"
+                         " --set settings.timeStep=1.0 --set materials.0.youngsModulus=1e12"
+                         " --report " + report() + " --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    size_t lines = 0;
+    for (size_t at = r.err.find("ndem: warning:"); at != std::string::npos;
+         at = r.err.find("ndem: warning:", at + 1))
+        ++lines;
+    const nlohmann::json j = nlohmann::json::parse(readFile(report()));
+    ASSERT_GE(j["warnings"].size(), 1u);
+    EXPECT_EQ(lines, j["warnings"].size()) << r.err;
+    EXPECT_EQ(j["warnings"][0]["kind"], "overlap");
+    EXPECT_NE(r.err.find("guards.overlap = 0.2 d"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("warnings      overlap at step"), std::string::npos) << r.out;
+    // Off with guards.overlap = 0.
+    const Result quiet = run("run " + std::string(NDEM_SOURCE_DIR) +
+                             "/assets/scenes/silo.json --steps 6 --set particles.0.count=200"
+                             " --set settings.timeStep=1.0 --set materials.0.youngsModulus=1e12"
+                             " --set settings.guards.overlap=0 --quiet");
+    EXPECT_EQ(quiet.err.find("overlaps"), std::string::npos) << quiet.err;
+}
+
 TEST_F(Cli, KeysListsEverySetting) {
     const Result r = run("keys");
     ASSERT_EQ(r.code, 0);

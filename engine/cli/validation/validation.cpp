@@ -76,6 +76,7 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                                 }
                                 return o.error.empty();
                             });
+            if (const auto& d = run.world.divergence()) o.error = d->message;
             if (switchTime != start)
                 o.laterWallSeconds =
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - switchTime).count();

@@ -1,0 +1,40 @@
+// The divergence guards' findings (engine/world/state_guard.hpp) as messages for the window:
+// each warning once per loaded world, a divergence once until the world is replaced.
+#pragma once
+
+#include "sim/snapshot.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ndem::app {
+
+class GuardMessages {
+public:
+    /// What `s` holds that was not taken yet ("warning: …", "stopped: …").
+    std::vector<std::string> take(const Snapshot& s) {
+        std::vector<std::string> out;
+        if (s.worldGeneration != m_generation) {
+            m_generation = s.worldGeneration;
+            m_warnings = 0;
+            m_divergence = false;
+        }
+        for (; m_warnings < s.warnings.size(); ++m_warnings)
+            out.push_back("warning: " + s.warnings[m_warnings].message);
+        if (s.divergence && !m_divergence) {
+            out.push_back("stopped: " + s.divergence->message + "; reset or open a scene");
+            m_divergence = true;
+        }
+        return out;
+    }
+    /// Whether the world shown last stopped on a non-finite value.
+    bool stopped() const { return m_divergence; }
+
+private:
+    std::uint64_t m_generation = ~std::uint64_t{0};
+    size_t m_warnings = 0;
+    bool m_divergence = false;
+};
+
+}  // namespace ndem::app

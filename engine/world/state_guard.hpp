@@ -1,0 +1,66 @@
+// Divergence guards: after every step the state is checked for values that make the result
+// garbage (a NaN or infinity: the run must stop) and for signs that it is going wrong (an
+// overlap far beyond the contact law's range, energy growing with nothing to supply it,
+// grains that left the walls): a warning, once per kind.
+#pragma once
+
+#include "core/types.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ndem {
+
+class World;
+struct StepStats;
+
+/// A sign that a run is going wrong; given once per kind.
+struct RunWarning {
+    std::int64_t step = 0;
+    double time = 0.0;  ///< simulated time after the step (s)
+    std::string kind;   ///< "overlap", "energy" or "escape"
+    std::string message;
+};
+
+/// A non-finite value in the state: the run cannot go on.
+struct Divergence {
+    std::int64_t step = 0;
+    double time = 0.0;
+    std::uint32_t particle = 0;  ///< stable id
+    std::string quantity;        ///< "position", "velocity", "angular velocity", "orientation"
+    std::string message;
+};
+
+class StateGuard {
+public:
+    /// Takes the scene's extent (grains, finite walls, emitters, sinks) at the start.
+    void start(const World& world);
+    /// Checks the state after a step.
+    void check(const World& world, const StepStats& stats);
+
+    const std::optional<Divergence>& divergence() const { return m_divergence; }
+    const std::vector<RunWarning>& warnings() const { return m_warnings; }
+
+private:
+    bool given(const char* kind) const;
+    void warn(const StepStats& stats, const char* kind, std::string message);
+    void checkFinite(const World& world, const StepStats& stats);
+    void report(const StepStats& stats, std::uint32_t particle, const char* quantity,
+                const std::string& value);
+    void checkOverlap(const World& world, const StepStats& stats);
+    void checkEnergy(const World& world, const StepStats& stats);
+    void checkEscape(const World& world, const StepStats& stats);
+
+    std::optional<Divergence> m_divergence;
+    std::vector<RunWarning> m_warnings;
+    Vec3 m_low = Vec3::Zero(), m_high = Vec3::Zero();  ///< the scene's extent, grown
+    bool m_started = false;
+    double m_energyFloor = 0.0;  ///< least mechanical energy since a source last acted (J)
+    bool m_energyKnown = false;
+    size_t m_particles = 0;      ///< grains at the last check
+};
+
+}  // namespace ndem
