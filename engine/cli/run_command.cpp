@@ -159,6 +159,8 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
                 rec.meanOverlap.last, rec.maxOverlap.last, rec.maxOverlap.max);
     std::printf("  kinetic energy final %.4g J · max %.4g J\n", rec.kineticEnergy.last,
                 rec.kineticEnergy.max);
+    std::printf("  state hash    %016llx (positions and velocities by particle id)\n",
+                static_cast<unsigned long long>(stateHash(world.particles())));
     std::printf("  time per phase  collide %s · impact %s · solve %s · integrate %s · measure %s\n",
                 fmt("%.0f%%", 100 * p.collide / total).c_str(),
                 fmt("%.0f%%", 100 * p.impact / total).c_str(),

@@ -98,4 +98,19 @@ void ParticleStore::permute(const std::vector<Index>& order) {
     for (size_t i = 0; i < id.size(); ++i) m_indexOfId[id[i]] = static_cast<Index>(i);
 }
 
+std::uint64_t stateHash(const ParticleStore& p) {
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&](const Vec3& v) {
+        const auto* b = reinterpret_cast<const unsigned char*>(v.data());
+        for (size_t i = 0; i < 3 * sizeof(double); ++i) h = (h ^ b[i]) * 1099511628211ull;
+    };
+    for (const Index k : p.indexOfId()) {
+        if (k < 0) continue;  // removed
+        mix(p.position[k]);
+        mix(p.velocity[k]);
+        mix(p.angularVelocity[k]);
+    }
+    return h;
+}
+
 }  // namespace ndem

@@ -98,7 +98,11 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
                      {"wallSeconds", wallSeconds},
                      {"stepsPerSecond", wallSeconds > 0 ? rec.steps() / wallSeconds : 0.0},
                      {"realTimeFactor", wallSeconds > 0 ? simulated / wallSeconds : 0.0}};
-    report["summary"] = {{"contacts", statJson(rec.contacts)},
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(stateHash(world.particles())));
+    report["summary"] = {{"stateHash", hash},
+                         {"contacts", statJson(rec.contacts)},
                          {"iterations", statJson(rec.iterations)},
                          {"residual", statJson(rec.residual)},
                          {"kineticEnergy", statJson(rec.kineticEnergy)},

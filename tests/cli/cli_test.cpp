@@ -253,6 +253,21 @@ TEST_F(Cli, AStepTooLargeWarnsOnceOnStderrAndInTheReport) {
     EXPECT_EQ(quiet.err.find("overlaps"), std::string::npos) << quiet.err;
 }
 
+TEST_F(Cli, TheReportHashesTheStateBitForBit) {
+    const std::string f = scene("s.json", kScene);
+    auto hash = [&](const std::string& extra) {
+        const Result r = run("run " + f + " --steps 40 --report " + report() + " --quiet " + extra);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return nlohmann::json::parse(readFile(report()))["summary"]["stateHash"].get<std::string>();
+    };
+    const std::string one = hash("--threads 1");
+    EXPECT_EQ(one.size(), 16u);
+    EXPECT_EQ(one.find_first_not_of("0123456789abcdef"), std::string::npos) << one;
+    EXPECT_EQ(hash("--threads 1"), one);
+    EXPECT_EQ(hash("--threads 2"), one);
+    EXPECT_NE(hash("--threads 1 --set solver.iterations=21"), one);
+}
+
 TEST_F(Cli, KeysListsEverySetting) {
     const Result r = run("keys");
     ASSERT_EQ(r.code, 0);

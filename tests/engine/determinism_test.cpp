@@ -2,25 +2,8 @@
 #include "bench_scenes.hpp"
 #include "test_util.hpp"
 
-#include <cstring>
-
 namespace ndem {
 namespace {
-
-std::uint64_t stateHash(const ParticleStore& p) {
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the raw bytes of the state
-    auto mix = [&](const void* data, size_t bytes) {
-        const auto* b = static_cast<const unsigned char*>(data);
-        for (size_t i = 0; i < bytes; ++i) h = (h ^ b[i]) * 1099511628211ull;
-    };
-    for (size_t i = 0; i < p.size(); ++i) {
-        const Index k = p.indexOfId()[i];  // by stable id: independent of storage order
-        mix(p.position[k].data(), sizeof(double) * 3);
-        mix(p.velocity[k].data(), sizeof(double) * 3);
-        mix(p.angularVelocity[k].data(), sizeof(double) * 3);
-    }
-    return h;
-}
 
 /// A bed settling from a loose lattice: warm-started, reordered in storage every 7 steps.
 StepSettings settlingSettings() {
