@@ -40,6 +40,14 @@ void ProgressBar::finish() {
     if (m_enabled && m_terminal) std::fprintf(stderr, "\n");
 }
 
+std::string etaText(double elapsed, size_t finished, size_t total) {
+    if (finished == 0 || finished >= total) return "";
+    char text[48];
+    std::snprintf(text, sizeof text, "  ETA %.0f s",
+                  elapsed * static_cast<double>(total - finished) / static_cast<double>(finished));
+    return text;
+}
+
 void ProgressBar::clearLine() {
     if (m_enabled && m_terminal) std::fprintf(stderr, "\r\033[K");
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 
 namespace ndem::cli {
@@ -21,5 +22,9 @@ private:
     int m_lastDecile = -1;
     std::chrono::steady_clock::time_point m_start, m_lastDraw;
 };
+
+/// "  ETA 12 s" for `total` jobs of which `finished` are done after `elapsed` seconds (the jobs
+/// done so far taken as typical), or "" while none or all are done.
+std::string etaText(double elapsed, size_t finished, size_t total);
 
 }  // namespace ndem::cli

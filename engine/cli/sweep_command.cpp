@@ -4,11 +4,13 @@
 
 #include "core/parallel.hpp"
 #include "plots.hpp"
+#include "progress.hpp"
 #include "scene_run.hpp"
 
 #include "io/csv_writer.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -145,6 +147,7 @@ int sweepCommand(const std::vector<std::string>& args) {
     std::atomic<size_t> next{0};
     std::mutex printing;
     size_t finished = 0;
+    const auto sweepStart = std::chrono::steady_clock::now();
     auto worker = [&] {
         for (size_t i = next++; i < total; i = next++) {
             RunRow& row = rows[i];
@@ -187,8 +190,11 @@ int sweepCommand(const std::vector<std::string>& args) {
             std::string label;
             for (const Override& ov : row.overrides) label += " " + ov.key + "=" + ov.value;
             if (!o.quiet)
-                std::fprintf(stderr, "sweep [%zu/%zu]%s: %.1f s\n", finished, total, label.c_str(),
-                             run.wallSeconds);
+                std::fprintf(stderr, "sweep [%zu/%zu]%s: %.1f s%s\n", finished, total, label.c_str(),
+                             run.wallSeconds,
+                             etaText(std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                                   sweepStart).count(),
+                                     finished, total).c_str());
             // A run that goes wrong is reported, and the sweep goes on with the others.
             for (const RunWarning& w : run.world.warnings())
                 std::fprintf(stderr, "ndem: warning:%s: %s\n", label.c_str(), w.message.c_str());

@@ -268,6 +268,18 @@ TEST_F(Cli, TheReportHashesTheStateBitForBit) {
     EXPECT_NE(hash("--threads 1 --set solver.iterations=21"), one);
 }
 
+TEST_F(Cli, SweepReportsEachFinishedRunWithAnEta) {
+    const std::string f = scene("s.json", kScene);
+    const Result r = run("sweep " + f + " --set solver.iterations=10,20,30 --steps 20 --jobs 1 --out " +
+                         (m_dir / "sweep").string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("sweep [1/3] solver.iterations=10:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ETA"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("sweep [3/3]"), std::string::npos) << r.err;
+    const std::string summary = readFile(m_dir / "sweep" / "summary.csv");
+    EXPECT_NE(summary.find("divergedAtStep"), std::string::npos);
+}
+
 TEST_F(Cli, KeysListsEverySetting) {
     const Result r = run("keys");
     ASSERT_EQ(r.code, 0);

@@ -2,6 +2,7 @@
 
 #include "core/parallel.hpp"
 #include "io/csv_writer.hpp"
+#include "../progress.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +37,8 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
     std::stable_partition(order.begin(), order.end(), [&](size_t i) { return specs[i].startFirst; });
     std::atomic<size_t> next{0};
     std::mutex printing;
+    size_t finished = 0;
+    const auto batchStart = std::chrono::steady_clock::now();
     const int jobs = std::max(1, std::min<int>(m_jobs, static_cast<int>(specs.size())));
     auto worker = [&] {
         for (size_t k = next++; k < specs.size(); k = next++) {
@@ -89,8 +92,12 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
             for (const Override& ov : specs[i].overrides) what += " " + ov.key + "=" + ov.value;
             if (!specs[i].later.empty()) what += " | from t = " + num(specs[i].switchAt) + ":";
             for (const Override& ov : specs[i].later) what += " " + ov.key + "=" + ov.value;
-            std::fprintf(stderr, "validate %s [%zu/%zu] %s%s: %.1f s\n", label.c_str(), i + 1,
-                         specs.size(), specs[i].scene.c_str(), what.c_str(), run.wallSeconds);
+            ++finished;
+            const double elapsed =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - batchStart).count();
+            std::fprintf(stderr, "validate %s [%zu/%zu done] %s%s: %.1f s%s\n", label.c_str(),
+                         finished, specs.size(), specs[i].scene.c_str(), what.c_str(),
+                         run.wallSeconds, etaText(elapsed, finished, specs.size()).c_str());
         }
     };
     std::vector<std::thread> threads;
