@@ -23,7 +23,7 @@ int benchCommand(const std::vector<std::string>& args) {
             }
             ++i;
         } else {
-            return badInput("bench: unknown option '" + args[i] + "' (try `ndem help`)");
+            return badInput("bench: unknown option '" + args[i] + "' (try `ndem bench --help`)");
         }
     }
     options.progress = [](const std::string& line) {

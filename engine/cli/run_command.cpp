@@ -99,7 +99,7 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOp
         } else if (a == "--quiet" || a == "-q") {
             o.quiet = true;
         } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + a + "' (try `ndem help`)";
+            return "unknown option '" + a + "' (try `ndem run --help`)";
         } else if (o.scenePath.empty()) {
             o.scenePath = a;
         } else {

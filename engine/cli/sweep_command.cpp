@@ -83,7 +83,7 @@ std::optional<std::string> parse(const std::vector<std::string>& args, SweepOpti
         } else if (a == "--quiet" || a == "-q") {
             o.quiet = true;
         } else if (!a.empty() && a[0] == '-') {
-            return "sweep: unknown option '" + a + "' (or missing value)";
+            return "sweep: unknown option '" + a + "' or a missing value (try `ndem sweep --help`)";
         } else if (o.scenePath.empty()) {
             o.scenePath = a;
         } else {

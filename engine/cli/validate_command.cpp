@@ -101,7 +101,7 @@ int validateCommand(const std::vector<std::string>& args) {
             if (!n) return badInput("--jobs " + v + ": expected a whole number from 1 to 1024");
             jobs = static_cast<int>(*n);
         } else {
-            return badInput("validate: unknown option '" + args[i] + "' (try `ndem help`)");
+            return badInput("validate: unknown option '" + args[i] + "' (try `ndem validate --help`)");
         }
     }
     if (!only.empty()) {

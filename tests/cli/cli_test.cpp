@@ -280,6 +280,24 @@ TEST_F(Cli, SweepReportsEachFinishedRunWithAnEta) {
     EXPECT_NE(summary.find("divergedAtStep"), std::string::npos);
 }
 
+TEST_F(Cli, EveryCommandHasHelp) {
+    for (const std::string command : {"run", "sweep", "validate", "bench", "keys", "version"}) {
+        const Result r = run(command + " --help");
+        EXPECT_EQ(r.code, 0) << command << "\n" << r.err;
+        EXPECT_EQ(r.out.rfind("usage: ndem " + command, 0), 0u) << r.out;
+        EXPECT_NE(r.out.find("exit codes"), std::string::npos) << command;
+        EXPECT_TRUE(r.err.empty()) << r.err;
+    }
+    // Anywhere among the arguments, and short; the command does not run.
+    const Result r = run("run " + (m_dir / "absent.json").string() + " --steps 3 -h");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("--vtk DIR"), std::string::npos);
+    const Result all = run("help");
+    EXPECT_EQ(all.code, 0);
+    for (const char* command : {"run SCENE", "sweep SCENE", "validate [", "bench [", "keys", "help"})
+        EXPECT_NE(all.out.find(command), std::string::npos) << command;
+}
+
 TEST_F(Cli, KeysListsEverySetting) {
     const Result r = run("keys");
     ASSERT_EQ(r.code, 0);
