@@ -4,7 +4,7 @@ set key top left
 set grid
 set datafile missing 'nan'
 set output "collapse_angle.png"
-set title "Top-surface angle during the collapse (release at 4 s)"
+set title "Top-surface angle during the collapse (release at 4 s), first pour"
 set xlabel "t (s)"
 set ylabel "angle (degrees)"
 unset logscale x

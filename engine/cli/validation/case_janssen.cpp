@@ -91,25 +91,15 @@ CaseReport run(const Context& ctx) {
     if (!ctx.quick()) {
         // Fig. 4's p0, read as tr σ/3 and as the vertical stress σ_zz (servin-2014 does not say).
         // Judged on the mean over the packings; the scatter is reported beside it.
-        auto meanAndSpread = [&](const char* measurement, const char* key) {
-            double sum = 0, sumSq = 0;
-            for (size_t i : packings) {
-                const double v = runs[i].scalar(measurement, key);
-                sum += v;
-                sumSq += v * v;
-            }
-            const double n = double(packings.size()), mean = sum / n;
-            return std::pair{mean, std::sqrt(std::max(0.0, (sumSq - n * mean * mean) / (n - 1)))};
-        };
         for (const char* key : {"pressureAtBottom", "sigmaZZAtBottom"}) {
-            const auto [p0, spread] = meanAndSpread("axisPressure", key);
+            const auto [p0, spread] = spreadOf(runs, packings, "axisPressure", key);
             const bool ok = std::abs(p0 - 990.0) / 990.0 < 0.25;
             report.checks.push_back({std::string("axis ") + (key[0] == 'p' ? "pressure tr σ/3" : "vertical stress σ_zz") +
                                          " at the bottom p0, N_it = 500, mean of " + std::to_string(packings.size()) + " packings",
                                      "990 Pa (Fig. 4)", num(p0, 3) + " ± " + num(spread, 2) + " Pa",
                                      ok ? "reproduced (within 25 %)" : "differs (see findings)", ok});
         }
-        const auto [pSat, pSatSpread] = meanAndSpread("wallPressure", "pSat");
+        const auto [pSat, pSatSpread] = spreadOf(runs, packings, "wallPressure", "pSat");
         report.checks.push_back({"Janssen p_sat over " + std::to_string(packings.size()) + " packings, N_it = 500", "–",
                                  num(pSat, 3) + " ± " + num(pSatSpread, 2) + " Pa", "reported",
                                  true});

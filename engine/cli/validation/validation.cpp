@@ -29,6 +29,21 @@ double RunOutcome::scalar(const std::string& name, const std::string& key, doubl
     return it == r->scalars.end() ? fallback : it->second;
 }
 
+Spread spreadOf(const std::vector<RunOutcome>& runs, const std::vector<size_t>& which,
+                const std::string& measurement, const std::string& key) {
+    double sum = 0.0, sumSq = 0.0;
+    for (size_t i : which) {
+        const double v = runs[i].scalar(measurement, key);
+        sum += v;
+        sumSq += v * v;
+    }
+    const double n = static_cast<double>(which.size());
+    Spread s;
+    s.mean = sum / n;
+    if (which.size() > 1) s.sd = std::sqrt(std::max(0.0, (sumSq - n * s.mean * s.mean) / (n - 1.0)));
+    return s;
+}
+
 std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                                      const std::string& label) const {
     std::vector<RunOutcome> out(specs.size());

@@ -89,6 +89,15 @@ const std::vector<Case>& cases();
 /// Formats a number for the report.
 std::string num(double v, int digits = 3);
 
+/// Mean and sample standard deviation of one measurement's scalar over some of the runs (the
+/// realisations of one configuration: packings, pours), so a row is judged on the mean of
+/// several chaotic realisations rather than on one.
+struct Spread {
+    double mean = 0.0, sd = 0.0;
+};
+Spread spreadOf(const std::vector<RunOutcome>& runs, const std::vector<size_t>& which,
+                const std::string& measurement, const std::string& key);
+
 /// 1-based column of `name` in the CSV that writeCsv makes of `table` (columns sorted by name).
 int columnOf(const Table& table, const std::string& name);
 
