@@ -67,10 +67,24 @@ Energy energyOf(const World& world, double kinetic) {
     return e;
 }
 
+/// What an edit between steps can change that feeds or drains energy: gravity, the walls'
+/// poses and whether they are on, the materials' stiffness.
+std::vector<double> setupOf(const World& world) {
+    const Vec3 g = world.gravity();
+    std::vector<double> setup = {g.x(), g.y(), g.z()};
+    for (const Wall& w : world.walls())
+        setup.insert(setup.end(), {w.position.x(), w.position.y(), w.position.z(), w.orientation.w(),
+                                   w.orientation.x(), w.orientation.y(), w.orientation.z(),
+                                   w.enabled ? 1.0 : 0.0});
+    for (const Material& m : world.materials().materials()) setup.push_back(m.youngsModulus);
+    return setup;
+}
+
 }  // namespace
 
 void StateGuard::start(const World& world) {
     *this = StateGuard{};
+    m_setup = setupOf(world);
     m_energyFloor = energyOf(world, -1.0).mechanical;
     m_energyKnown = true;
     m_particles = world.particles().size();
@@ -218,7 +232,12 @@ void StateGuard::checkOverlap(const World& world, const StepStats& stats) {
 void StateGuard::checkEnergy(const World& world, const StepStats& stats) {
     if (given("energy")) return;
     const Energy e = energyOf(world, stats.kineticEnergy);
-    if (!m_energyKnown || energySource(world, stats, m_particles)) {
+    // Edits between steps (the app's gravity field, a wall dragged into place, a material)
+    // change the energy without a step's doing: they count as a source.
+    std::vector<double> setup = setupOf(world);
+    const bool edited = setup != m_setup;
+    m_setup = std::move(setup);
+    if (!m_energyKnown || edited || energySource(world, stats, m_particles)) {
         m_energyFloor = e.mechanical;
         m_energyKnown = true;
         return;

@@ -61,6 +61,7 @@ private:
     double m_energyFloor = 0.0;  ///< least mechanical energy since a source last acted (J)
     bool m_energyKnown = false;
     size_t m_particles = 0;      ///< grains at the last check
+    std::vector<double> m_setup; ///< gravity, wall poses, stiffnesses at the last check
 };
 
 }  // namespace ndem

@@ -109,6 +109,20 @@ TEST(StateGuard, EnergyFromNothingWarns) {
     EXPECT_EQ(countOf(apart, "energy"), 0);
 }
 
+TEST(StateGuard, AnEditBetweenStepsIsNoEnergyFromNothing) {
+    // The app's gravity field raised threefold, and a side wall moved in by a grain radius,
+    // on a settled bed: the energy jumps, but an edit supplied it.
+    World world = test::makeWorld(grainsOnAFloor(300));
+    test::runUntil(world, 1.0);
+    StepSettings s = world.settings();
+    s.gravity *= 3.0;
+    ASSERT_FALSE(world.applySettings(s));
+    test::runUntil(world, 1.3);
+    world.walls()[1].position += 0.005 * (world.walls()[1].orientation * Vec3::UnitZ());
+    test::runUntil(world, 1.6);
+    EXPECT_EQ(countOf(world, "energy"), 0) << world.warnings().front().message;
+}
+
 TEST(StateGuard, AGrainThrownOutOfTheSceneWarnsOnce) {
     Scene scene = grainsOnAFloor(50);
     scene.particles[3].velocity = Vec3(0.0, 0.0, 50.0);
