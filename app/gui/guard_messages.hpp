@@ -28,9 +28,6 @@ public:
         }
         return out;
     }
-    /// Whether the world shown last stopped on a non-finite value.
-    bool stopped() const { return m_divergence; }
-
 private:
     std::uint64_t m_generation = ~std::uint64_t{0};
     size_t m_warnings = 0;

@@ -98,6 +98,17 @@ void ParticleStore::permute(const std::vector<Index>& order) {
     for (size_t i = 0; i < id.size(); ++i) m_indexOfId[id[i]] = static_cast<Index>(i);
 }
 
+double kineticEnergy(const ParticleStore& p) {
+    double kinetic = 0.0;
+    for (size_t i = 0; i < p.size(); ++i) {
+        if (p.invMass[i] <= 0.0) continue;
+        const double inertia = p.invInertia[i] > 0.0 ? 1.0 / p.invInertia[i] : 0.0;
+        kinetic += 0.5 * p.mass[i] * p.velocity[i].squaredNorm() +
+                   0.5 * inertia * p.angularVelocity[i].squaredNorm();
+    }
+    return kinetic;
+}
+
 std::uint64_t stateHash(const ParticleStore& p) {
     std::uint64_t h = 1469598103934665603ull;
     auto mix = [&](const Vec3& v) {

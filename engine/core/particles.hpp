@@ -68,6 +68,9 @@ private:
     std::uint32_t m_nextId = 0;
 };
 
+/// Translational plus rotational kinetic energy of the particles that move freely (J).
+double kineticEnergy(const ParticleStore& p);
+
 /// FNV-1a 64 over the bytes of every particle's position, velocity and angular velocity, in
 /// the order of the stable ids (whatever the storage order): two runs are bit for bit the same
 /// state exactly when the hashes agree (a report's `summary.stateHash`).

@@ -44,24 +44,17 @@ struct Energy {
     double mass = 0.0;        ///< of the free grains (kg)
 };
 
-/// With `kinetic` from the step's statistics, or computed here when negative.
+/// With the grains' kinetic energy (the step's statistics hold it).
 Energy energyOf(const World& world, double kinetic) {
     const ParticleStore& p = world.particles();
     const Vec3 g = world.gravity();
     Energy e;
-    const bool sumKinetic = kinetic < 0.0;
     double potential = 0.0;
-    if (sumKinetic) kinetic = 0.0;
     for (size_t i = 0; i < p.size(); ++i) {
         if (p.invMass[i] <= 0.0) continue;
         potential -= p.mass[i] * g.dot(p.position[i]);
         e.scale += p.mass[i] * g.norm() * 2.0 * p.radius[i];
         e.mass += p.mass[i];
-        if (sumKinetic) {
-            const double inertia = p.invInertia[i] > 0.0 ? 1.0 / p.invInertia[i] : 0.0;
-            kinetic += 0.5 * p.mass[i] * p.velocity[i].squaredNorm() +
-                       0.5 * inertia * p.angularVelocity[i].squaredNorm();
-        }
     }
     e.mechanical = kinetic + potential;
     return e;
@@ -85,8 +78,7 @@ std::vector<double> setupOf(const World& world) {
 void StateGuard::start(const World& world) {
     *this = StateGuard{};
     m_setup = setupOf(world);
-    m_energyFloor = energyOf(world, -1.0).mechanical;
-    m_energyKnown = true;
+    m_energyFloor = energyOf(world, kineticEnergy(world.particles())).mechanical;
     m_particles = world.particles().size();
     Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity());
     Vec3 high = -low;
@@ -237,9 +229,8 @@ void StateGuard::checkEnergy(const World& world, const StepStats& stats) {
     std::vector<double> setup = setupOf(world);
     const bool edited = setup != m_setup;
     m_setup = std::move(setup);
-    if (!m_energyKnown || edited || energySource(world, stats, m_particles)) {
+    if (edited || energySource(world, stats, m_particles)) {
         m_energyFloor = e.mechanical;
-        m_energyKnown = true;
         return;
     }
     const double allowed = e.scale + 0.1 * std::abs(m_energyFloor) + 1e-9 * e.mass;

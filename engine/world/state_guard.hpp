@@ -6,7 +6,6 @@
 
 #include "core/types.hpp"
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,7 +58,6 @@ private:
     Vec3 m_low = Vec3::Zero(), m_high = Vec3::Zero();  ///< the scene's extent, grown
     bool m_started = false;
     double m_energyFloor = 0.0;  ///< least mechanical energy since a source last acted (J)
-    bool m_energyKnown = false;
     size_t m_particles = 0;      ///< grains at the last check
     std::vector<double> m_setup; ///< gravity, wall poses, stiffnesses at the last check
 };

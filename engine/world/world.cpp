@@ -93,15 +93,7 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
 }
 
 void World::measure(StepStats& stats) {
-    double kinetic = 0.0;
-    for (size_t i = 0; i < m_particles.size(); ++i) {
-        if (m_particles.invMass[i] <= 0.0) continue;
-        const double inertia =
-            m_particles.invInertia[i] > 0.0 ? 1.0 / m_particles.invInertia[i] : 0.0;
-        kinetic += 0.5 * m_particles.mass[i] * m_particles.velocity[i].squaredNorm() +
-                   0.5 * inertia * m_particles.angularVelocity[i].squaredNorm();
-    }
-    stats.kineticEnergy = kinetic;
+    stats.kineticEnergy = kineticEnergy(m_particles);
     double sum = 0.0, maxOverlap = 0.0;
     int touching = 0;
     for (size_t i = 0; i < m_contacts.size(); ++i) {
