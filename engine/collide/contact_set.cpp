@@ -99,6 +99,49 @@ void ContactHistory::clear() {
     m_record.clear();
 }
 
+void ContactHistory::archive(StateArchive& a) {
+    const size_t n = m_records.size();
+    std::vector<std::uint64_t> key(n);
+    std::vector<double> normal(n), hertz(n);
+    std::vector<Vec3> friction(n), rolling(n), spring(n), rollingSpring(n);
+    std::vector<std::uint8_t> touching(n);
+    for (size_t i = 0; i < n; ++i) {
+        const ContactMemory& m = m_records[i];
+        key[i] = m.key;
+        normal[i] = m.normalImpulse;
+        friction[i] = m.frictionImpulse;
+        rolling[i] = m.rollingImpulse;
+        spring[i] = m.tangentialSpring;
+        rollingSpring[i] = m.rollingSpring;
+        hertz[i] = m.hertzScale;
+        touching[i] = m.touching ? 1 : 0;
+    }
+    a.field("key", key);
+    a.field("normalImpulse", normal);
+    a.field("frictionImpulse", friction);
+    a.field("rollingImpulse", rolling);
+    a.field("tangentialSpring", spring);
+    a.field("rollingSpring", rollingSpring);
+    a.field("hertzScale", hertz);
+    a.field("touching", touching);
+    a.field("touchingPacked", m_touching);
+    a.field("recordKey", m_recordKey);
+    a.field("uniqueKeys", m_uniqueKeys);
+    a.field("start", m_start);
+    a.field("keys", m_keys);
+    a.field("record", m_record);
+    if (!a.loading()) return;
+    const size_t count = key.size();
+    for (size_t s : {normal.size(), friction.size(), rolling.size(), spring.size(),
+                     rollingSpring.size(), hertz.size(), touching.size()})
+        if (s != count) a.fail("contact history arrays of different lengths");
+    if (!a.ok()) return;
+    m_records.assign(count, ContactMemory{});
+    for (size_t i = 0; i < count; ++i)
+        m_records[i] = ContactMemory{key[i],    normal[i],        friction[i], rolling[i],
+                                     spring[i], rollingSpring[i], hertz[i],    touching[i] != 0};
+}
+
 void ContactHistory::store(const ContactSet& c, std::uint32_t ownerIds, int threads) {
     // Records in contact order; the index is a counting sort by owner id, O(contacts + ids),
     // buffers reused between steps. Each thread counts and then indexes a contiguous range of

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/material.hpp"
+#include "core/state_archive.hpp"
 #include "core/types.hpp"
 
 #include <cstdint>
@@ -132,6 +133,8 @@ public:
     const ContactMemory& operator[](std::int32_t i) const { return m_records[i]; }
     size_t size() const { return m_records.size(); }
     void clear();
+    /// Saves or loads the records and their index (core/state_archive.hpp).
+    void archive(StateArchive& a);
 
 private:
     std::vector<ContactMemory> m_records;   ///< by last step's contact index

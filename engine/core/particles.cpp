@@ -98,6 +98,30 @@ void ParticleStore::permute(const std::vector<Index>& order) {
     for (size_t i = 0; i < id.size(); ++i) m_indexOfId[id[i]] = static_cast<Index>(i);
 }
 
+void ParticleStore::archive(StateArchive& a) {
+    a.field("position", position);
+    a.field("orientation", orientation);
+    a.field("velocity", velocity);
+    a.field("angularVelocity", angularVelocity);
+    a.field("radius", radius);
+    a.field("mass", mass);
+    a.field("invMass", invMass);
+    a.field("invInertia", invInertia);
+    a.field("material", material);
+    a.field("flags", flags);
+    a.field("id", id);
+    a.field("aggregate", aggregate);
+    a.field("indexOfId", m_indexOfId);
+    a.field("nextId", m_nextId);
+    if (!a.loading()) return;
+    const size_t n = position.size();
+    for (size_t s : {orientation.size(), velocity.size(), angularVelocity.size(), radius.size(),
+                     mass.size(), invMass.size(), invInertia.size(), material.size(), flags.size(),
+                     id.size(), aggregate.size()})
+        if (s != n) a.fail("particle arrays of different lengths");
+    if (m_indexOfId.size() != m_nextId) a.fail("particle id index of the wrong length");
+}
+
 double kineticEnergy(const ParticleStore& p) {
     double kinetic = 0.0;
     for (size_t i = 0; i < p.size(); ++i) {

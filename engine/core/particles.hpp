@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/material.hpp"
+#include "core/state_archive.hpp"
 #include "core/types.hpp"
 
 #include <cstdint>
@@ -58,6 +59,9 @@ public:
 
     /// Reorders every array by `order` (new index i takes old index order[i]).
     void permute(const std::vector<Index>& order);
+
+    /// Saves or loads every array, in storage order (core/state_archive.hpp).
+    void archive(StateArchive& a);
 
     /// Storage index of each stable id (size = next id), -1 where removed.
     const std::vector<Index>& indexOfId() const { return m_indexOfId; }

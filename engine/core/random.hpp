@@ -15,6 +15,9 @@ public:
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         return z ^ (z >> 31);
     }
+    /// The stream's position, to save and restore it (a checkpoint).
+    std::uint64_t state() const { return m_state; }
+    void setState(std::uint64_t state) { m_state = state; }
     /// Uniform in [lo, hi).
     double uniform(double lo, double hi) { return lo + (hi - lo) * (next() >> 11) * 0x1.0p-53; }
 

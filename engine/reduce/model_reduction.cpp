@@ -130,6 +130,38 @@ int ModelReduction::add(Aggregate a, ParticleStore& p) {
     return slot;
 }
 
+void ModelReduction::archive(StateArchive& a) {
+    std::int64_t slots = static_cast<std::int64_t>(m_aggregates.size());
+    a.field("slots", slots);
+    if (a.loading()) {
+        if (slots < 0 || slots > (1 << 30)) a.fail("aggregate slots out of range");
+        if (!a.ok()) return;
+        m_aggregates.assign(static_cast<size_t>(slots), Aggregate{});
+    }
+    for (size_t k = 0; k < m_aggregates.size(); ++k) {
+        Aggregate& g = m_aggregates[k];
+        const auto scope = a.scope("aggregate" + std::to_string(k));
+        a.field("mass", g.mass);
+        a.field("position", g.position);
+        a.field("orientation", g.orientation);
+        a.field("velocity", g.velocity);
+        a.field("angularVelocity", g.angularVelocity);
+        a.field("inertia", g.inertia);
+        a.field("invInertia", g.invInertia);
+        a.field("wall", g.wall);
+        a.field("wallNormal", g.wallNormal);
+        a.field("members", g.members);
+        a.field("offsets", g.offsets);
+        a.field("memberOrientation", g.memberOrientation);
+    }
+    a.field("freeSlots", m_freeSlots);
+    a.field("alive", m_alive);
+    a.field("members", m_members);
+    a.field("body", m_body);
+    a.field("offset", m_offset);
+    a.field("bodyOfSlot", m_bodyOfSlot);
+}
+
 void ModelReduction::kill(int slot, ParticleStore& p) {
     Aggregate& a = m_aggregates[slot];
     if (!a.alive()) return;

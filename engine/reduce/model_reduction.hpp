@@ -24,6 +24,8 @@ public:
     /// Slots; a slot without members is free for reuse.
     const std::vector<Aggregate>& aggregates() const { return m_aggregates; }
     int aggregateCount() const { return m_alive; }
+    /// Saves or loads the aggregates and the body map (core/state_archive.hpp).
+    void archive(StateArchive& a);
     int memberCount() const { return m_members; }
     /// h = 1 − Ñ_p / N_p, Ñ_p = free particles + aggregates (servin-wang's reduction level).
     double reductionLevel(size_t particles) const;

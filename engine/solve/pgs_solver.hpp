@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/settings.hpp"
+#include "core/state_archive.hpp"
 #include "solve/contact_block.hpp"
 #include "solve/general_rows.hpp"
 #include "solve/pgs_kernel.hpp"
@@ -65,6 +66,8 @@ public:
                     const PgsOptions& options);
 
     const PgsLayout& layout() const { return m_layout; }
+    /// Saves or loads what carries from one solve to the next (APGD's Lipschitz estimate).
+    void archive(StateArchive& a) { a.field("lipschitz", m_lipschitz); }
 
 private:
     void partition(std::span<const SolverContact> rows, std::span<const SolverBody> bodies,

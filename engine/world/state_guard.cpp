@@ -75,6 +75,25 @@ std::vector<double> setupOf(const World& world) {
 
 }  // namespace
 
+void StateGuard::archive(StateArchive& a) {
+    std::int64_t count = static_cast<std::int64_t>(m_warnings.size());
+    a.field("warnings", count);
+    if (a.loading()) m_warnings.assign(static_cast<size_t>(std::clamp<std::int64_t>(count, 0, 64)), RunWarning{});
+    for (size_t k = 0; k < m_warnings.size(); ++k) {
+        const auto scope = a.scope("warning" + std::to_string(k));
+        a.field("step", m_warnings[k].step);
+        a.field("time", m_warnings[k].time);
+        a.text("kind", m_warnings[k].kind);
+        a.text("message", m_warnings[k].message);
+    }
+    a.field("low", m_low);
+    a.field("high", m_high);
+    a.field("started", m_started);
+    a.field("energyFloor", m_energyFloor);
+    a.field("particles", m_particles);
+    a.field("setup", m_setup);
+}
+
 void StateGuard::start(const World& world) {
     *this = StateGuard{};
     m_setup = setupOf(world);

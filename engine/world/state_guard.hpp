@@ -4,6 +4,7 @@
 // grains that left the walls): a warning, once per kind.
 #pragma once
 
+#include "core/state_archive.hpp"
 #include "core/types.hpp"
 
 #include <cstdint>
@@ -42,6 +43,9 @@ public:
 
     const std::optional<Divergence>& divergence() const { return m_divergence; }
     const std::vector<RunWarning>& warnings() const { return m_warnings; }
+    /// Saves or loads what the checks carry from step to step, and the warnings given (a
+    /// restarted run does not give them again). A diverged state is never saved.
+    void archive(StateArchive& a);
 
 private:
     bool given(const char* kind) const;

@@ -126,6 +126,17 @@ public:
     long emittedCount() const { return m_emittedTotal; }
     long removedCount() const { return m_removedTotal; }
 
+    /// Everything the next step depends on, as named arrays (world/world_state.cpp): time,
+    /// step count, settings, materials, the particles in storage order, the contact history
+    /// with its impulses and springs, walls with their servos, emitters with their random
+    /// streams, aggregates, split sensors, the guards and APGD's Lipschitz estimate. A world
+    /// built from the same scene that loads it steps on bit for bit as this one would.
+    /// The measurements' accumulators are not in it.
+    StateArchive saveState() const;
+    /// Loads a saved state into a world built from the same scene. Nothing changes on error;
+    /// the error names the entry that was missing or wrong.
+    std::optional<Error> loadState(StateArchive& state);
+
 private:
     // Stages of step(), in the order it calls them (world/step.cpp).
     void prepareStep(StepContext& ctx);
@@ -142,6 +153,8 @@ private:
     void integrateSmooth(const StepContext& ctx);
     void finishStep(StepContext& ctx);
     void measure(StepStats& stats);
+    /// Saves or loads the state (saveState, loadState), materials apart.
+    void archive(StateArchive& a);
 
     // Pieces of the stages.
     void applySchedule();

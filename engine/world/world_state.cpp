@@ -1,0 +1,160 @@
+// The world's state for checkpoints: everything the next step depends on, saved and loaded by
+// one function (archive) so that the two cannot drift apart.
+#include "world/world.hpp"
+
+namespace ndem {
+
+namespace {
+
+void archiveWall(StateArchive& a, Wall& w) {
+    a.field("enabled", w.enabled);
+    a.field("disableAt", w.disableAt);
+    a.field("position", w.position);
+    a.field("orientation", w.orientation);
+    a.field("linearVelocity", w.linearVelocity);
+    a.field("angularVelocity", w.angularVelocity);
+    a.field("surfaceVelocity", w.surfaceVelocity);
+    a.field("halfExtents", w.halfExtents);
+    a.field("radius", w.radius);
+    a.field("height", w.height);
+    a.field("force", w.force);
+    a.field("torque", w.torque);
+    ServoControl& s = w.servo;
+    const auto scope = a.scope("servo");
+    a.field("active", s.active);
+    a.field("direction", s.direction);
+    a.field("stress", s.stress);
+    a.field("area", s.area);
+    std::vector<int> areaWalls(std::begin(s.areaWalls), std::end(s.areaWalls));
+    a.field("areaWalls", areaWalls);
+    if (areaWalls.size() == 4) std::copy(areaWalls.begin(), areaWalls.end(), s.areaWalls);
+    a.field("gain", s.gain);
+    a.field("maxSpeed", s.maxSpeed);
+    a.field("constantFrom", s.constantFrom);
+    a.field("constantSpeed", s.constantSpeed);
+}
+
+void archiveSensor(StateArchive& a, SplitSensor& s) {
+    a.text("name", s.name);
+    a.field("shape", s.shape);
+    a.field("enabled", s.enabled);
+    a.field("position", s.position);
+    a.field("orientation", s.orientation);
+    a.field("halfExtents", s.halfExtents);
+    a.field("radius", s.radius);
+    a.field("height", s.height);
+    a.field("velocity", s.velocity);
+}
+
+void archiveMaterial(StateArchive& a, Material& m) {
+    a.field("youngsModulus", m.youngsModulus);
+    a.field("poissonRatio", m.poissonRatio);
+    a.field("friction", m.friction);
+    a.field("rollingResistance", m.rollingResistance);
+    a.field("restitution", m.restitution);
+    a.field("damping", m.damping);
+    a.field("linearStiffness", m.linearStiffness);
+}
+
+/// A list whose length the scene fixes (walls, emitters, materials): each entry under
+/// `name/k`, and a load error if the saved count differs.
+template <class T, class F>
+void archiveFixedList(StateArchive& a, const std::string& name, std::vector<T>& items, F&& each) {
+    std::int64_t count = static_cast<std::int64_t>(items.size());
+    a.field(name + "Count", count);
+    if (a.loading() && count != static_cast<std::int64_t>(items.size())) {
+        a.fail("the state has " + std::to_string(count) + " " + name + "s, the scene " +
+               std::to_string(items.size()));
+        return;
+    }
+    for (size_t k = 0; k < items.size(); ++k) {
+        const auto scope = a.scope(name + std::to_string(k));
+        each(items[k]);
+    }
+}
+
+}  // namespace
+
+void World::archive(StateArchive& a) {
+    a.field("time", m_time);
+    a.field("stepCount", m_stepCount);
+    a.field("emittedTotal", m_emittedTotal);
+    a.field("removedTotal", m_removedTotal);
+    {
+        const auto scope = a.scope("settings");
+        visitSettings(m_settings, [&](const SettingInfo& info, auto& field, auto&&...) {
+            a.field(info.key, field);
+        });
+    }
+    {
+        const auto scope = a.scope("particles");
+        m_particles.archive(a);
+    }
+    {
+        const auto scope = a.scope("contactHistory");
+        m_history.archive(a);
+    }
+    archiveFixedList(a, "wall", m_walls, [&](Wall& w) { archiveWall(a, w); });
+    archiveFixedList(a, "emitter", m_emitters, [&](Emitter& e) {
+        a.field("owed", e.owed);
+        a.field("emitted", e.emitted);
+        a.field("skipped", e.skipped);
+        std::uint64_t random = e.random.state();
+        a.field("random", random);
+        e.random.setState(random);
+    });
+    std::int64_t sensors = static_cast<std::int64_t>(m_sensors.size());
+    a.field("sensorCount", sensors);
+    if (a.loading()) m_sensors.resize(static_cast<size_t>(std::clamp<std::int64_t>(sensors, 0, 4096)));
+    for (size_t k = 0; k < m_sensors.size(); ++k) {
+        const auto scope = a.scope("sensor" + std::to_string(k));
+        archiveSensor(a, m_sensors[k]);
+    }
+    {
+        const auto scope = a.scope("reduction");
+        m_reduction.archive(a);
+    }
+    {
+        const auto scope = a.scope("guard");
+        m_guard.archive(a);
+    }
+    {
+        const auto scope = a.scope("solver");
+        m_pgs.archive(a);
+    }
+}
+
+StateArchive World::saveState() const {
+    StateArchive a = StateArchive::saving();
+    // archive() only reads the world while saving.
+    const_cast<World*>(this)->archive(a);
+    std::vector<Material> materials = m_materials.materials();
+    archiveFixedList(a, "material", materials, [&](Material& m) { archiveMaterial(a, m); });
+    return a;
+}
+
+std::optional<Error> World::loadState(StateArchive& state) {
+    StateArchive before = saveState();
+    StateArchive undo = StateArchive::loadingFrom(before.reals(), before.integers(), before.texts());
+    archive(state);
+    std::vector<Material> materials = m_materials.materials();
+    archiveFixedList(state, "material", materials, [&](Material& m) { archiveMaterial(state, m); });
+    std::optional<Error> error;
+    if (!state.ok())
+        error = Error{state.error()};
+    else if (auto e = validate(m_settings))
+        error = Error{"settings: " + e->message};
+    else if (auto e = setMaterials(materials))
+        error = e;
+    if (error) {
+        archive(undo);
+        return error;
+    }
+    // The neighbour lists and last step's contacts belong to the state before: detection
+    // starts afresh (its result does not depend on the lists' history).
+    m_collider = Collider{};
+    m_contacts = ContactSet{};
+    return std::nullopt;
+}
+
+}  // namespace ndem
