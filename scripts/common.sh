@@ -5,7 +5,7 @@
 # Dear ImGui, GLM), and what its tests run under (a virtual X display, ffmpeg for video).
 NDEM_PACKAGES=(
   cmake ninja-build g++ pkg-config
-  libeigen3-dev nlohmann-json3-dev
+  libeigen3-dev nlohmann-json3-dev libhdf5-dev
   libgtest-dev libbenchmark-dev
   gnuplot-nox
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev

@@ -131,7 +131,8 @@ void MainWindow::buildMenus() {
         if (auto e = m_session.reset()) fail(QString::fromStdString(*e));
     });
     file->addAction("&Save state…", QKeySequence::Save, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Save state as scene", "state.json", "Scene (*.json)");
+        const QString path = QFileDialog::getSaveFileName(this, "Save state (checkpoint)", "state.h5",
+                                                          "Checkpoint (*.h5)");
         if (!path.isEmpty()) m_session.saveState(path.toStdString());
     });
     file->addAction("&Load state…", this, &MainWindow::openDialog);
@@ -196,8 +197,8 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, "Open scene", QString(NDEM_ASSETS_DIR) + "/scenes",
-                                                      "Scenes (*.json)");
+    const QString path = QFileDialog::getOpenFileName(this, "Open scene or state", QString(NDEM_ASSETS_DIR) + "/scenes",
+                                                      "Scenes and checkpoints (*.json *.h5);;Scenes (*.json);;Checkpoints (*.h5)");
     if (!path.isEmpty()) openScene(path);
 }
 

@@ -1,14 +1,10 @@
 #include "gui/session.hpp"
 
 #include "core/material_properties.hpp"
-#include "io/run_report.hpp"
+#include "io/checkpoint.hpp"
 #include "io/vtk_writer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -36,20 +32,49 @@ Session::~Session() {
 
 std::optional<std::string> Session::open(const std::string& path,
                                          const std::vector<Override>& overrides) {
-    Expected<Scene> scene = loadSceneFile(path, overrides);
+    if (path.ends_with(".h5") || path.ends_with(".hdf5")) {
+        if (!overrides.empty()) return path + ": a checkpoint keeps its scene and settings (no --set)";
+        return openCheckpoint(path);
+    }
+    std::string text;
+    if (auto e = readText(path, text)) return e;
+    Expected<Scene> scene = parseSceneText(text, path, overrides);
     if (!scene) return scene.error().message;
     Expected<World> world = World::create(*scene);
     if (!world) return path + ": " + world.error().message;
+    adopt(std::move(*scene), std::move(*world), std::move(text), path, overrides);
+    return std::nullopt;
+}
+
+std::optional<std::string> Session::openCheckpoint(const std::string& path) {
+    Expected<Checkpoint> saved = readCheckpoint(path);
+    if (!saved) return saved.error().message;
+    const CheckpointScene& source = saved->scene;
+    Expected<Scene> scene = parseSceneText(source.text, source.source, source.overrides);
+    if (!scene) return path + ": its scene: " + scene.error().message;
+    Expected<World> world = World::create(*scene);
+    if (!world) return path + ": its scene: " + world.error().message;
+    if (auto e = world->loadState(saved->state)) return path + ": " + e->message;
+    // A reset starts the scene afresh with what was chosen when the state was saved.
+    scene->settings = world->settings();
+    scene->materials = world->materials().materials();
+    scene->sensors = world->sensors();
+    adopt(std::move(*scene), std::move(*world), source.text, source.source, source.overrides);
+    return std::nullopt;
+}
+
+void Session::adopt(Scene scene, World world, std::string sourceText, const std::string& path,
+                    const std::vector<Override>& overrides) {
     // The app plots the residual of every sweep; the headless runs leave this off.
-    world->setRecordResidualHistory(true);
-    m_scene = std::move(*scene);
+    world.setRecordResidualHistory(true);
+    m_scene = std::move(scene);
     m_path = path;
+    m_sourceText = std::move(sourceText);
     m_overrides = overrides;
     if (m_loop)
-        m_loop->replaceWorld(std::move(*world));
+        m_loop->replaceWorld(std::move(world));
     else
-        m_loop = std::make_unique<SimLoop>(std::move(*world), m_onPublished);
-    return std::nullopt;
+        m_loop = std::make_unique<SimLoop>(std::move(world), m_onPublished);
 }
 
 std::optional<std::string> Session::reset() {
@@ -175,7 +200,7 @@ std::optional<std::string> Session::setParticleCount(size_t generator, int count
     // --set override of the file, applied on reload.
     std::vector<Override> overrides = m_overrides;
     overrides.push_back({"particles." + std::to_string(generator) + ".count", std::to_string(count)});
-    Expected<Scene> scene = loadSceneFile(m_path, overrides);
+    Expected<Scene> scene = parseSceneText(m_sourceText, m_path, overrides);
     if (!scene) return scene.error().message;
     scene->settings = m_scene.settings;
     scene->materials = m_scene.materials;
@@ -197,16 +222,11 @@ void Session::exportVtk(const std::string& directory) {
 
 void Session::saveState(const std::string& path) {
     if (!m_loop) return;
-    std::string source;
-    if (auto e = readText(m_path, source)) {
-        report(*e);
-        return;
-    }
-    m_loop->post([this, source, path, scene = m_scene](World& world) {
-        if (auto e = writeStateScene(world, scene, source, path))
-            report(*e);
+    m_loop->post([this, path, scene = CheckpointScene{m_sourceText, m_path, m_overrides}](World& world) {
+        if (auto e = writeCheckpoint(path, scene, world.saveState()))
+            report(e->message);
         else
-            report("state saved to " + path + " (open it to continue from here)");
+            report("state saved to " + path + " (open it to go on from here, bit for bit)");
     });
 }
 
@@ -218,81 +238,6 @@ std::vector<std::string> Session::takeMessages() {
 void Session::report(std::string message) {
     std::lock_guard lock(m_messagesMutex);
     m_messages.push_back(std::move(message));
-}
-
-std::optional<std::string> writeStateScene(const World& world, const Scene& scene,
-                                           const std::string& sourceText, const std::string& path) {
-    using Json = nlohmann::json;
-    Json j = Json::parse(sourceText, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return scene.sourcePath + ": not a JSON object";
-    j["settings"] = Json::parse(settingsJson(world));
-    Json materials = Json::array();
-    for (const Material& m : world.materials().materials()) {
-        Json x;
-        x["name"] = m.name;
-        x["density"] = m.density;
-        visitMaterialProperties(m, [&](const SettingInfo& info, double v) { x[info.key] = v; });
-        materials.push_back(x);
-    }
-    j["materials"] = materials;
-    const ParticleStore& p = world.particles();
-    Json items = Json::array();
-    for (size_t i = 0; i < p.size(); ++i) {
-        Json item;
-        item["position"] = {p.position[i].x(), p.position[i].y(), p.position[i].z()};
-        item["velocity"] = {p.velocity[i].x(), p.velocity[i].y(), p.velocity[i].z()};
-        item["angularVelocity"] = {p.angularVelocity[i].x(), p.angularVelocity[i].y(),
-                                   p.angularVelocity[i].z()};
-        item["radius"] = p.radius[i];
-        item["material"] = world.materials().materials()[p.material[i]].name;
-        items.push_back(item);
-    }
-    j["particles"] = Json::array({Json{{"type", "list"}, {"items", items}}});
-    // The emitters already placed what is in the list; a reopened state must not add them again.
-    j.erase("emitters");
-    Json sensors = Json::array();
-    for (const SplitSensor& s : world.sensors()) {
-        const Eigen::AngleAxisd r(s.orientation);
-        Json x{{"name", s.name},
-               {"type", kSensorShapeNames[static_cast<size_t>(s.shape)]},
-               {"enabled", s.enabled},
-               {"position", {s.position.x(), s.position.y(), s.position.z()}},
-               {"velocity", {s.velocity.x(), s.velocity.y(), s.velocity.z()}}};
-        if (s.shape == SensorShape::Box) x["halfExtents"] = {s.halfExtents.x(), s.halfExtents.y(), s.halfExtents.z()};
-        if (s.shape != SensorShape::Box) x["radius"] = s.radius;
-        if (s.shape == SensorShape::Cylinder) x["height"] = s.height;
-        if (s.shape != SensorShape::Sphere && r.angle() != 0.0)
-            x["rotation"] = {{"axis", {r.axis().x(), r.axis().y(), r.axis().z()}},
-                             {"angle", r.angle() * 180.0 / 3.14159265358979323846}};
-        sensors.push_back(x);
-    }
-    if (sensors.empty())
-        j.erase("sensors");
-    else
-        j["sensors"] = sensors;
-    std::ostringstream description;
-    description << "State of " << scene.name << " at t = " << world.time() << " s";
-    j["description"] = description.str();
-
-    // Written next to the target and renamed, so a failed write never leaves half a file.
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        if (!out) return path + ": cannot write here";
-        out << j.dump(1) << '\n';
-        if (!out.flush()) {
-            out.close();
-            std::remove(tmp.c_str());
-            return path + ": write failed";
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        return path + ": " + ec.message();
-    }
-    return std::nullopt;
 }
 
 }  // namespace ndem::app

@@ -26,6 +26,8 @@ public:
 
     /// Loads and validates `path` with `overrides`; on success the running world is replaced
     /// (or the loop starts, paused). On error nothing changes and the message names the problem.
+    /// A checkpoint (*.h5, written by saveState or `ndem run --checkpoint`) goes on from its
+    /// state bit for bit; it takes no overrides.
     std::optional<std::string> open(const std::string& path, const std::vector<Override>& overrides);
     /// Rebuilds the world from the scene as loaded (particle count changes take effect here).
     std::optional<std::string> reset();
@@ -54,7 +56,8 @@ public:
     std::optional<std::string> setParticleCount(size_t generator, int count);
     /// Writes one VTK frame of the current state into `directory` (ParaView series).
     void exportVtk(const std::string& directory);
-    /// Saves the current particles (positions, velocities) as a scene file that reopens here.
+    /// Saves the whole state as a checkpoint (io/checkpoint.hpp) that open() and
+    /// `ndem run --restart` go on from, bit for bit.
     void saveState(const std::string& path);
 
     /// Messages from the sim thread (and from edits), oldest first; clears them.
@@ -62,19 +65,19 @@ public:
     void report(std::string message);
 
 private:
+    std::optional<std::string> openCheckpoint(const std::string& path);
+    /// Makes `world` the running one and `scene` (from `sourceText`) the one a reset rebuilds.
+    void adopt(Scene scene, World world, std::string sourceText, const std::string& path,
+               const std::vector<Override>& overrides);
+
     std::unique_ptr<SimLoop> m_loop;
     std::function<void()> m_onPublished;
     Scene m_scene;
     std::string m_path;
+    std::string m_sourceText;  ///< the scene file as opened (a checkpoint keeps it)
     std::vector<Override> m_overrides;
     std::mutex m_messagesMutex;
     std::vector<std::string> m_messages;
 };
-
-/// Writes `world` as a scene file: the scene's walls, materials and settings, its particles as
-/// a `list` at their current positions and velocities, and the simulated time it was taken at
-/// in the description. Errors name the file.
-std::optional<std::string> writeStateScene(const World& world, const Scene& scene,
-                                           const std::string& sourceText, const std::string& path);
 
 }  // namespace ndem::app

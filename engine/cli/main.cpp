@@ -16,14 +16,21 @@ struct CommandHelp {
 
 constexpr CommandHelp kCommands[] = {
     {"run", R"(  run SCENE [--steps N | --time T] [--set key=value]... [--threads N] [--report FILE.json]
-            [--csv DIR] [--vtk DIR [--every K]] [--quiet]
+            [--csv DIR] [--vtk DIR [--every K]] [--checkpoint FILE.h5 [--checkpoint-every T]] [--quiet]
+      run --restart FILE.h5 [--steps N | --time T] [--threads N] [--checkpoint FILE.h5 ...] [...]
         Simulate a scene file (assets/scenes/*.json). Without --steps or --time the scene's
-        "duration" is simulated. --set overrides any key of the scene file (see `ndem keys`).
+        "duration" is simulated; after --restart, what is left of it, and --steps or --time
+        count from the restart. --set overrides any key of the scene file (see `ndem keys`).
         --threads N (1 to 1024) steps with N threads; left out, every core (the results are
         the same bit for bit).
         --report writes settings, a StepStats summary and series, and the measurements;
         --csv writes every measurement table as CSV.
         --vtk writes ParaView files (particles, contact network, walls) every K steps.
+        --checkpoint writes the whole state (HDF5) at the end, on Ctrl-C, and every T simulated
+        seconds with --checkpoint-every; each write replaces the last one whole, and a run
+        that diverges keeps its last good checkpoint. --restart goes on from one bit for bit
+        as the run that wrote it would have (its scene and settings are in the file; the
+        measurements start afresh at the restart).
 )"},
     {"sweep", R"(  sweep SCENE --set key=v1,v2,... [--set ...] [--steps N | --time T] [--out DIR] [--jobs N]
         Run every combination of the listed values (in parallel), write summary.csv, one CSV

@@ -34,6 +34,9 @@ struct RunOptions {
     std::string vtkDir;
     std::string csvDir;
     long vtkEvery = 0;
+    std::string checkpoint;                ///< write the state here (HDF5)
+    std::optional<double> checkpointEvery; ///< and every this many simulated seconds
+    std::string restart;                   ///< go on from this checkpoint
     bool quiet = false;
 };
 
@@ -96,6 +99,15 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOp
             auto k = positiveInteger(*v);
             if (!k) return "--every " + *v + ": expected a whole number of steps > 0";
             o.vtkEvery = *k;
+        } else if (a == "--checkpoint" || a == "--restart") {
+            auto v = value(a.c_str());
+            if (!v || v->empty()) return a + " needs a file name";
+            (a == "--checkpoint" ? o.checkpoint : o.restart) = *v;
+        } else if (a == "--checkpoint-every") {
+            auto v = value("--checkpoint-every");
+            if (!v) return "--checkpoint-every needs a value";
+            o.checkpointEvery = positiveNumber(*v);
+            if (!o.checkpointEvery) return "--checkpoint-every " + *v + ": expected a number of seconds > 0";
         } else if (a == "--quiet" || a == "-q") {
             o.quiet = true;
         } else if (!a.empty() && a[0] == '-') {
@@ -106,7 +118,15 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOp
             return "more than one scene given ('" + o.scenePath + "' and '" + a + "')";
         }
     }
-    if (o.scenePath.empty()) return "run needs a scene file, e.g. ndem run assets/scenes/silo.json";
+    if (!o.restart.empty() && !o.scenePath.empty())
+        return "give a scene or --restart FILE, not both (the checkpoint holds its scene)";
+    if (o.scenePath.empty() && o.restart.empty())
+        return "run needs a scene file, e.g. ndem run assets/scenes/silo.json";
+    if (!o.restart.empty())
+        for (const Override& v : o.overrides)
+            if (v.key != "threads")
+                return "--set " + v.key + ": a restart keeps the checkpoint's scene and settings (only --threads may change)";
+    if (o.checkpointEvery && o.checkpoint.empty()) return "--checkpoint-every goes with --checkpoint FILE";
     if (o.steps && o.time) return "give --steps or --time, not both";
     if (o.vtkEvery > 0 && o.vtkDir.empty()) return "--every goes with --vtk DIR";
     if (!o.vtkDir.empty() && o.vtkEvery == 0) o.vtkEvery = 10;
@@ -122,6 +142,12 @@ std::optional<std::string> checkOutputs(const RunOptions& o) {
         if (!parent.empty() && !fs::is_directory(parent, ec))
             return "--report " + o.report + ": directory '" + parent.string() + "' does not exist";
         if (fs::is_directory(o.report, ec)) return "--report " + o.report + ": is a directory";
+    }
+    if (!o.checkpoint.empty()) {
+        const fs::path parent = fs::path(o.checkpoint).parent_path();
+        if (!parent.empty() && !fs::is_directory(parent, ec))
+            return "--checkpoint " + o.checkpoint + ": directory '" + parent.string() + "' does not exist";
+        if (fs::is_directory(o.checkpoint, ec)) return "--checkpoint " + o.checkpoint + ": is a directory";
     }
     if (!o.vtkDir.empty() && fs::exists(o.vtkDir, ec) && !fs::is_directory(o.vtkDir, ec))
         return "--vtk " + o.vtkDir + ": exists and is not a directory";
@@ -141,7 +167,8 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
     const StepSettings& s = world.settings();
     const PhaseTimes& p = rec.phaseTotals();
     const double total = p.total() > 0 ? p.total() : 1.0;
-    std::printf("\nNDEM Studio · %s (%s)%s\n", scene.name.c_str(), o.scenePath.c_str(),
+    std::printf("\nNDEM Studio · %s (%s)%s\n", scene.name.c_str(),
+                o.restart.empty() ? o.scenePath.c_str() : ("restarted from " + o.restart).c_str(),
                 interrupted ? " · INTERRUPTED" : "");
     std::printf("  %zu particles, %zu walls · %s, %s contacts · h = %g s · N_it = %d · warm start %s\n",
                 world.particles().size(), world.walls().size(),
@@ -188,6 +215,7 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
         std::printf("  diverged      at step %lld: particle %u, %s not finite\n",
                     static_cast<long long>(world.divergence()->step), world.divergence()->particle,
                     world.divergence()->quantity.c_str());
+    if (!o.checkpoint.empty()) std::printf("  checkpoint    %s\n", o.checkpoint.c_str());
     if (!o.report.empty()) std::printf("  report        %s\n", o.report.c_str());
     if (!o.csvDir.empty()) std::printf("  CSV           %s/\n", o.csvDir.c_str());
     if (!o.vtkDir.empty()) std::printf("  ParaView      %s/particles.pvd (and contacts.pvd, walls.pvd)\n", o.vtkDir.c_str());
@@ -212,7 +240,8 @@ int badInput(const std::string& message) {
 int runCommand(const std::vector<std::string>& args) {
     RunOptions o;
     if (auto e = parseArgs(args, o)) return badInput(*e);
-    auto loaded = loadSceneRun(o.scenePath, o.overrides);
+    auto loaded = o.restart.empty() ? loadSceneRun(o.scenePath, o.overrides)
+                                    : restoreSceneRun(o.restart, o.overrides);
     if (!loaded) return badInput(loaded.error().message);
     if (auto e = checkOutputs(o)) return badInput(*e);
     SceneRun& run = loaded.value();
@@ -234,14 +263,28 @@ int runCommand(const std::vector<std::string>& args) {
     const auto start = std::chrono::steady_clock::now();
     int exitCode = 0;
     size_t warned = 0;
+    double nextCheckpoint = o.checkpointEvery ? world.time() + *o.checkpointEvery : 0.0;
+    auto checkpoint = [&]() {
+        if (auto e = writeSceneCheckpoint(run, o.checkpoint)) {
+            progress.clearLine();
+            std::fprintf(stderr, "ndem: error: %s\n", e->message.c_str());
+            exitCode = 1;
+            return false;
+        }
+        return true;
+    };
     executeSceneRun(run, steps, [&](const StepStats& st, long k) {
         for (; warned < world.warnings().size(); ++warned) {
             progress.clearLine();
             std::fprintf(stderr, "ndem: warning: %s\n", world.warnings()[warned].message.c_str());
         }
         if (world.divergence()) {
-            exitCode = 3;
+            exitCode = 3;  // the last checkpoint written stays the last good state
             return false;
+        }
+        if (o.checkpointEvery && world.time() >= nextCheckpoint - 1e-9) {
+            if (!checkpoint()) return false;
+            while (nextCheckpoint <= world.time() + 1e-9) nextCheckpoint += *o.checkpointEvery;
         }
         if (vtk && (k + 1) % o.vtkEvery == 0) {
             if (auto e = vtk->writeFrame(world)) {
@@ -261,6 +304,7 @@ int runCommand(const std::vector<std::string>& args) {
     });
     progress.finish();
     std::signal(SIGINT, previous);
+    if (!o.checkpoint.empty() && !world.divergence() && exitCode == 0) checkpoint();
 
     if (world.divergence()) std::fprintf(stderr, "ndem: error: %s\n", world.divergence()->message.c_str());
     printSummary(run.scene, world, run.recorder, run.wallSeconds, o, g_interrupted);

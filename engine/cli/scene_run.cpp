@@ -4,15 +4,21 @@
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 namespace ndem::cli {
 
-Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Override>& overrides) {
-    auto scene = loadSceneFile(path, overrides);
+namespace {
+
+Expected<SceneRun> buildSceneRun(CheckpointScene source) {
+    const std::string& path = source.source;
+    auto scene = parseSceneText(source.text, path, source.overrides);
     if (!scene) return scene.error();
     auto world = World::create(*scene);
     if (!world) return Error{path + ": " + world.error().message};
     SceneRun run;
+    run.source = std::move(source);
     run.scene = std::move(scene.value());
     run.world = std::move(world.value());
     for (const MeasurementRequest& r : run.scene.measurements) {
@@ -23,10 +29,39 @@ Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Overr
     return run;
 }
 
+}  // namespace
+
+Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Override>& overrides) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path + ": cannot open the scene file"};
+    std::stringstream text;
+    text << in.rdbuf();
+    return buildSceneRun(CheckpointScene{text.str(), path, overrides});
+}
+
+Expected<SceneRun> restoreSceneRun(const std::string& checkpoint, const std::vector<Override>& overrides) {
+    auto saved = readCheckpoint(checkpoint);
+    if (!saved) return saved.error();
+    auto run = buildSceneRun(saved->scene);
+    if (!run) return Error{checkpoint + ": its scene: " + run.error().message};
+    if (auto e = run->world.loadState(saved->state)) return Error{checkpoint + ": " + e->message};
+    StepSettings settings = run->world.settings();
+    for (const Override& o : overrides) {
+        if (o.key != "threads") return Error{"--set " + o.key + ": a restart keeps the checkpoint's settings (only --threads may change)"};
+        settings.threads = std::stoi(o.value);
+    }
+    if (auto e = run->world.applySettings(settings)) return *e;
+    return run;
+}
+
+std::optional<Error> writeSceneCheckpoint(const SceneRun& run, const std::string& path) {
+    return writeCheckpoint(path, run.source, run.world.saveState());
+}
+
 long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<double> time) {
     if (steps) return *steps;
-    const double t = time ? *time : run.scene.duration;
-    return static_cast<long>(std::ceil(t / run.world.settings().timeStep - 1e-9));
+    const double t = time ? *time : run.scene.duration - run.world.time();
+    return std::max(0L, static_cast<long>(std::ceil(t / run.world.settings().timeStep - 1e-9)));
 }
 
 void executeSceneRun(SceneRun& run, long steps,

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "world/world.hpp"
+#include "io/checkpoint.hpp"
 #include "io/run_report.hpp"
 #include "io/scene_file.hpp"
 
@@ -15,6 +16,7 @@
 namespace ndem::cli {
 
 struct SceneRun {
+    CheckpointScene source;  ///< the scene file's text, path and overrides (for checkpoints)
     Scene scene;
     World world;
     RunRecorder recorder{1};
@@ -26,7 +28,15 @@ struct SceneRun {
 /// measurements. Errors are bad input (one line naming file, key and value).
 Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Override>& overrides);
 
-/// Steps to run: --steps, else --time (or the scene's duration) divided by h, rounded up.
+/// Builds the world of a checkpoint's scene and loads its state; `overrides` (only `threads`)
+/// apply after. Errors name the file.
+Expected<SceneRun> restoreSceneRun(const std::string& checkpoint, const std::vector<Override>& overrides);
+
+/// Writes the run's state with its scene (io/checkpoint.hpp).
+std::optional<Error> writeSceneCheckpoint(const SceneRun& run, const std::string& path);
+
+/// Steps to run: --steps, else --time divided by h, else what is left of the scene's
+/// duration, rounded up.
 long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<double> time);
 
 /// Runs `steps` steps, recording StepStats; `afterStep(stats, k)` may return false to stop.

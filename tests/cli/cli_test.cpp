@@ -323,3 +323,72 @@ TEST_F(Cli, BenchQuickPrintsTheFiguresAsJson) {
 }
 
 }  // namespace
+
+// --- Checkpoints (issue 16): exact restart through an HDF5 file, written atomically ---------
+
+TEST_F(Cli, ACheckpointRestartGoesOnBitForBit) {
+    const std::string silo = std::string(NDEM_SOURCE_DIR) + "/assets/scenes/silo.json";
+    const std::string ck = (m_dir / "silo.h5").string();
+    auto hash = [&](const Result& r) {
+        EXPECT_EQ(r.code, 0) << r.err;
+        const size_t at = r.out.find("state hash");
+        return at == std::string::npos ? std::string() : r.out.substr(at + 14, 16);
+    };
+    const std::string straight = hash(run("run " + silo + " --set particles.0.count=400 --steps 60 --quiet"));
+    ASSERT_EQ(straight.size(), 16u);
+    hash(run("run " + silo + " --set particles.0.count=400 --steps 30 --checkpoint " + ck + " --quiet"));
+    ASSERT_TRUE(fs::exists(ck));
+    EXPECT_FALSE(fs::exists(ck + ".writing"));
+    EXPECT_EQ(hash(run("run --restart " + ck + " --steps 30 --threads 1 --quiet")), straight);
+
+    // Every 0.1 s: the file holds the last multiple; the rest of the scene's duration follows.
+    const Result every = run("run " + silo + " --set particles.0.count=400 --set duration=0.55 --checkpoint " +
+                             ck + " --checkpoint-every 0.1 --steps 25 --quiet");
+    ASSERT_EQ(every.code, 0) << every.err;
+    const Result rest = run("run --restart " + ck + " --report " + report() + " --quiet");
+    ASSERT_EQ(rest.code, 0) << rest.err;
+    const nlohmann::json j = nlohmann::json::parse(readFile(report()));
+    EXPECT_EQ(j["run"]["steps"], 30);  // from 0.25 s (the end of the first run) to 0.55 s
+}
+
+TEST_F(Cli, BadCheckpointInputIsOneLineAndWritesNothing) {
+    const std::string f = scene("s.json", kScene);
+    expectBadInput("run --restart " + (m_dir / "none.h5").string(), {"none.h5", "no such checkpoint"});
+    expectBadInput("run --restart " + f, {"s.json", "not a checkpoint"});
+    expectBadInput("run " + f + " --restart " + f, {"not both"});
+    expectBadInput("run " + f + " --checkpoint-every 1", {"--checkpoint-every goes with --checkpoint"});
+    expectBadInput("run " + f + " --checkpoint " + (m_dir / "no" / "c.h5").string(), {"--checkpoint", "does not exist"});
+    expectBadInput("run " + f + " --checkpoint " + (m_dir / "c.h5").string() + " --checkpoint-every 0", {"--checkpoint-every 0"});
+    ASSERT_EQ(run("run " + f + " --steps 5 --checkpoint " + (m_dir / "c.h5").string() + " --quiet").code, 0);
+    expectBadInput("run --restart " + (m_dir / "c.h5").string() + " --set solver.iterations=5",
+                   {"solver.iterations", "only --threads"});
+}
+
+TEST_F(Cli, ADivergingRunLeavesTheLastGoodCheckpointAsItWas) {
+    const std::string f = scene("s.json", kScene);
+    const std::string ck = (m_dir / "c.h5").string();
+    ASSERT_EQ(run("run " + f + " --steps 10 --checkpoint " + ck + " --quiet").code, 0);
+    const std::string good = readFile(ck);
+    const Result r = run("run " + f + " --steps 50 --set settings.gravity=[0,0,-1e308] --checkpoint " + ck +
+                         " --checkpoint-every 0.001 --quiet");
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_EQ(readFile(ck), good);
+    EXPECT_EQ(run("run --restart " + ck + " --steps 1 --quiet").code, 0);
+}
+
+TEST_F(Cli, AKillDuringCheckpointingLeavesAReadableCheckpoint) {
+    // A checkpoint every step of a long run, killed with SIGKILL at some point of it: the file
+    // under the name is always a whole checkpoint (written beside it, then renamed).
+    const std::string silo = std::string(NDEM_SOURCE_DIR) + "/assets/scenes/silo.json";
+    const std::string ck = (m_dir / "k.h5").string();
+    for (const char* delay : {"0.4", "0.7"}) {
+        const std::string cmd = "sh -c '" + std::string(NDEM_CLI) + " run " + silo +
+                                " --set particles.0.count=300 --steps 100000 --checkpoint " + ck +
+                                " --checkpoint-every 0.01 --quiet >/dev/null 2>&1 & pid=$!; sleep " +
+                                delay + "; kill -9 $pid; wait $pid' >/dev/null 2>&1";
+        std::system(cmd.c_str());
+        ASSERT_TRUE(fs::exists(ck)) << "no checkpoint after " << delay << " s";
+        const Result r = run("run --restart " + ck + " --steps 2 --quiet");
+        EXPECT_EQ(r.code, 0) << r.err;
+    }
+}

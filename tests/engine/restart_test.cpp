@@ -21,7 +21,9 @@ void expectExactRestart(const RestartCase& c) {
     ASSERT_TRUE(scene.ok()) << scene.error().message;
     World original = test::makeWorld(*scene);
     test::runUntil(original, c.saveAt);
-    if (c.aggregates) EXPECT_GT(original.reduction().aggregateCount(), 0);
+    if (c.aggregates) {
+        EXPECT_GT(original.reduction().aggregateCount(), 0);
+    }
     const StateArchive saved = original.saveState();
 
     World restarted = test::makeWorld(*scene);
