@@ -122,10 +122,6 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOp
         return "give a scene or --restart FILE, not both (the checkpoint holds its scene)";
     if (o.scenePath.empty() && o.restart.empty())
         return "run needs a scene file, e.g. ndem run assets/scenes/silo.json";
-    if (!o.restart.empty())
-        for (const Override& v : o.overrides)
-            if (v.key != "threads")
-                return "--set " + v.key + ": a restart keeps the checkpoint's scene and settings (only --threads may change)";
     if (o.checkpointEvery && o.checkpoint.empty()) return "--checkpoint-every goes with --checkpoint FILE";
     if (o.steps && o.time) return "give --steps or --time, not both";
     if (o.vtkEvery > 0 && o.vtkDir.empty()) return "--every goes with --vtk DIR";

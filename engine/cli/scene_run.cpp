@@ -47,7 +47,9 @@ Expected<SceneRun> restoreSceneRun(const std::string& checkpoint, const std::vec
     if (auto e = run->world.loadState(saved->state)) return Error{checkpoint + ": " + e->message};
     StepSettings settings = run->world.settings();
     for (const Override& o : overrides) {
-        if (o.key != "threads") return Error{"--set " + o.key + ": a restart keeps the checkpoint's settings (only --threads may change)"};
+        if (o.key != "threads")
+            return Error{"--set " + o.key +
+                         ": a restart keeps the checkpoint's scene and settings (only --threads may change)"};
         settings.threads = std::stoi(o.value);
     }
     if (auto e = run->world.applySettings(settings)) return *e;

@@ -27,7 +27,7 @@ void archiveWall(StateArchive& a, Wall& w) {
     a.field("area", s.area);
     std::vector<int> areaWalls(std::begin(s.areaWalls), std::end(s.areaWalls));
     a.field("areaWalls", areaWalls);
-    if (areaWalls.size() == 4) std::copy(areaWalls.begin(), areaWalls.end(), s.areaWalls);
+    if (a.loading() && areaWalls.size() == 4) std::copy(areaWalls.begin(), areaWalls.end(), s.areaWalls);
     a.field("gain", s.gain);
     a.field("maxSpeed", s.maxSpeed);
     a.field("constantFrom", s.constantFrom);
@@ -101,7 +101,7 @@ void World::archive(StateArchive& a) {
         a.field("skipped", e.skipped);
         std::uint64_t random = e.random.state();
         a.field("random", random);
-        e.random.setState(random);
+        if (a.loading()) e.random.setState(random);
     });
     std::int64_t sensors = static_cast<std::int64_t>(m_sensors.size());
     a.field("sensorCount", sensors);
@@ -126,7 +126,7 @@ void World::archive(StateArchive& a) {
 
 StateArchive World::saveState() const {
     StateArchive a = StateArchive::saving();
-    // archive() only reads the world while saving.
+    // archive() writes nothing into the world while saving.
     const_cast<World*>(this)->archive(a);
     std::vector<Material> materials = m_materials.materials();
     archiveFixedList(a, "material", materials, [&](Material& m) { archiveMaterial(a, m); });
