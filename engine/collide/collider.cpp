@@ -3,9 +3,14 @@
 #include "core/parallel.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <iterator>
 #include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ndem {
 
@@ -15,25 +20,47 @@ bool hasFreedom(const ParticleStore& p, Index i) {
     return p.invMass[i] > 0.0 || p.invInertia[i] > 0.0;
 }
 
+/// The grid walk's place of bucket b around a cell (`around`: its 27 buckets in walk order,
+/// one more slot of padding): the first place whose bucket is b, or 26 when none of the first
+/// 26 is. Four places per compare, as every listed pair of every step asks for it.
+int firstPlace(const std::array<std::uint32_t, 28>& around, std::uint32_t b) {
+#if defined(__SSE2__)
+    const __m128i key = _mm_set1_epi32(static_cast<int>(b));
+    unsigned found = 0;
+    for (int k = 0; k < 7; ++k) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(around.data() + 4 * k));
+        found |= static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, key))))
+                 << (4 * k);
+    }
+    found &= (1u << 26) - 1;
+    return found ? std::countr_zero(found) : 26;
+#else
+    int place = 0;
+    while (place < 26 && around[place] != b) ++place;
+    return place;
+#endif
+}
+
 }  // namespace
 
 // Inline: these run for every listed pair of every step.
 inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams& params, Index i,
                            Index j) const {
-    if (!hasFreedom(p, i) && !hasFreedom(p, j)) return false;
+    const Grain& a = m_grain[i];
+    const Grain& b = m_grain[j];
     // Pairs that move, even side by side, can be driven together during the solve (a
     // compression wave in a falling pack): keep them as speculative contacts.
-    const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
+    const double dist2 = (b.position - a.position).squaredNorm();
     // Largest: one grain may stop (on the floor, on a resting neighbour) while the other
     // goes on, or both keep their relative motion; grains falling side by side keep their gap.
     const double closing =
         params.reach == SpeculativeReach::Sum
-            ? m_speed[i] + m_speed[j]
-            : std::max({(p.velocity[j] - p.velocity[i]).norm(), m_speed[i], m_speed[j]});
-    const double reach = p.radius[i] + p.radius[j] +
-                         params.marginFraction * std::min(p.radius[i], p.radius[j]) +
+            ? a.speed + b.speed
+            : std::max({(p.velocity[j] - p.velocity[i]).norm(), a.speed, b.speed});
+    const double reach = a.radius + b.radius + params.marginFraction * std::min(a.radius, b.radius) +
                          params.timeStep * closing;
-    return dist2 < reach * reach && dist2 > 0.0;
+    // Without branches (&, not &&): the caller counts what this returns.
+    return (a.free | b.free) & (dist2 < reach * reach) & (dist2 > 0.0);
 }
 
 inline void Collider::emitPair(const ParticleStore& p, Index i, Index j, ContactSet& out, size_t c) const {
@@ -63,8 +90,12 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     const int n = static_cast<int>(p.size());
     const int threads = std::max(1, params.threads);
     m_speed.resize(n);
+    m_grain.resize(n);
     parallelFor(n, threads, [&](int begin, int end) {
-        for (int i = begin; i < end; ++i) m_speed[i] = p.velocity[i].norm();
+        for (int i = begin; i < end; ++i) {
+            m_speed[i] = p.velocity[i].norm();
+            m_grain[i] = {p.position[i], p.radius[i], m_speed[i], hasFreedom(p, i)};
+        }
     });
     const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction};
     m_neighbours.update(p, m_speed, list);
@@ -98,30 +129,41 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
         const int t = parallel::threadIndex(), team = parallel::teamSize();
         const auto [begin, end] = parallel::share(0, n, t, team);
         std::vector<std::pair<Index, Index>>& mine = m_accepted[t];
-        std::vector<std::pair<int, Index>> ranked;
-        std::array<std::uint32_t, 27> around{};
+        // (place << 32 | j): sorting the keys sorts by place, then by j.
+        std::vector<std::uint64_t> ranked;
+        std::array<std::uint32_t, 28> around{};
         std::array<std::int64_t, 3> aroundCell{};
         bool aroundValid = false;
         for (Index i = begin; i < end; ++i) {
-            ranked.clear();
+            // Every partner is written and counted only if kept: a kept-or-not branch per
+            // listed pair would be mispredicted about every third time.
+            const std::span<const std::int32_t> listed = m_neighbours.of(i);
+            const std::span<const std::int32_t> extra = m_neighbours.escapedOf(i);
+            if (ranked.size() < listed.size() + extra.size()) ranked.resize(2 * (listed.size() + extra.size()));
+            size_t count = 0;
             if (!m_neighbours.escaped(i))
-                for (std::int32_t j : m_neighbours.of(i))
-                    if (!m_neighbours.escaped(j) && withinReach(p, params, i, j)) ranked.emplace_back(0, j);
-            for (std::int32_t j : m_neighbours.escapedOf(i))
-                if (withinReach(p, params, i, j)) ranked.emplace_back(0, j);
-            if (ranked.size() > 1) {
+                for (std::int32_t j : listed) {
+                    ranked[count] = static_cast<std::uint64_t>(j);
+                    count += !m_neighbours.escaped(j) & withinReach(p, params, i, j);
+                }
+            for (std::int32_t j : extra) {
+                ranked[count] = static_cast<std::uint64_t>(j);
+                count += withinReach(p, params, i, j);
+            }
+            if (count > 1) {
                 // Neighbours in storage (z-order) often share a cell: hash its 27 once.
                 const auto& c = m_cell[i];
                 if (!aroundValid || c != aroundCell) {
-                    around = BroadPhase::bucketsAround(c, mask);
+                    const std::array<std::uint32_t, 27> buckets = BroadPhase::bucketsAround(c, mask);
+                    std::copy(buckets.begin(), buckets.end(), around.begin());
                     aroundCell = c;
                     aroundValid = true;
                 }
-                for (auto& [place, j] : ranked)
-                    while (place < 26 && around[place] != m_bucket[j]) ++place;
-                std::sort(ranked.begin(), ranked.end());
+                for (size_t k = 0; k < count; ++k)
+                    ranked[k] |= static_cast<std::uint64_t>(firstPlace(around, m_bucket[ranked[k]])) << 32;
+                std::sort(ranked.begin(), ranked.begin() + count);
             }
-            for (const auto& [place, j] : ranked) mine.emplace_back(i, j);
+            for (size_t k = 0; k < count; ++k) mine.emplace_back(i, static_cast<Index>(ranked[k] & 0xFFFFFFFFu));
         }
         parallel::barrier();
         size_t first = 0, total = 0;

@@ -64,8 +64,17 @@ private:
         bool sameWall(const Wall& wall, const CollisionParams& params, long builds) const;
     };
 
+    /// What the pair filter reads of a grain, in one place (it reads every listed partner).
+    struct Grain {
+        Vec3 position;
+        double radius = 0.0;
+        double speed = 0.0;  ///< |v|
+        bool free = false;   ///< has mass or inertia to move
+    };
+
     NeighbourList m_neighbours;
     std::vector<double> m_speed;
+    std::vector<Grain> m_grain;
     std::vector<std::vector<std::pair<Index, Index>>> m_accepted;  ///< per thread
     std::vector<std::array<std::int64_t, 3>> m_cell;  ///< cell of each particle in the order grid
     std::vector<std::uint32_t> m_bucket;              ///< and its bucket
