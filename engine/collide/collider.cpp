@@ -63,23 +63,27 @@ inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams&
     return (a.free | b.free) & (dist2 < reach * reach) & (dist2 > 0.0);
 }
 
-inline void Collider::emitPair(const ParticleStore& p, Index i, Index j, ContactSet& out, size_t c) const {
+inline void Collider::emitPair(Index i, Index j, ContactSet& out, size_t c) const {
     // Body A is the particle with the smaller stable id so that the key, the normal's sense
     // and the remembered impulses agree from step to step whatever the storage order.
-    const Vec3 d = p.position[j] - p.position[i];
+    const Grain* gi = &m_grain[i];
+    const Grain* gj = &m_grain[j];
+    const Vec3 d = gj->position - gi->position;
     const double dist = std::sqrt(d.squaredNorm());
     Index a = i, b = j;
     Vec3 nrm = d / dist;
-    if (p.id[j] < p.id[i]) {
+    if (gj->id < gi->id) {
         std::swap(a, b);
         nrm = -nrm;
     }
-    const double overlap = p.radius[i] + p.radius[j] - dist;
-    const Vec3 point = p.position[a] + (p.radius[a] - 0.5 * overlap) * nrm;
-    const double da = 2.0 * p.radius[a], db = 2.0 * p.radius[b];
+    const double overlap = gi->radius + gj->radius - dist;
+    const Grain& ga = m_grain[a];
+    const Grain& gb = m_grain[b];
+    const Vec3 point = ga.position + (ga.radius - 0.5 * overlap) * nrm;
+    const double da = 2.0 * ga.radius, db = 2.0 * gb.radius;
     const double meanDiameter = 0.5 * (da + db);
-    out.set(c, a, b, nrm, point - p.position[a], point - p.position[b], overlap, meanDiameter,
-            da * db / (da + db), p.material[a], p.material[b], particlePairKey(p.id[a], p.id[b]),
+    out.set(c, a, b, nrm, point - ga.position, point - gb.position, overlap, meanDiameter,
+            da * db / (da + db), ga.material, gb.material, particlePairKey(ga.id, gb.id),
             overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
 }
 
@@ -94,7 +98,7 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     parallelFor(n, threads, [&](int begin, int end) {
         for (int i = begin; i < end; ++i) {
             m_speed[i] = p.velocity[i].norm();
-            m_grain[i] = {p.position[i], p.radius[i], m_speed[i], hasFreedom(p, i)};
+            m_grain[i] = {p.position[i], p.radius[i], m_speed[i], p.id[i], p.material[i], hasFreedom(p, i)};
         }
     });
     const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction};
@@ -173,7 +177,7 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
         }
         if (t == 0) out.resize(total);
         parallel::barrier();
-        for (const auto& [i, j] : mine) emitPair(p, i, j, out, first++);
+        for (const auto& [i, j] : mine) emitPair(i, j, out, first++);
     });
     detectWalls(p, walls, meshes, params, out);
 }
