@@ -28,11 +28,19 @@ int ThreadGovernor::threads(int setting) {
     if (m_cost[1] == 0.0) return all;
     if (m_cost[0] == 0.0) return 1;
     const bool oneIsCheaper = m_cost[0] <= m_cost[1];
+    if (oneIsCheaper != m_oneWasCheaper) {
+        // The winner changed: the loser's figure may be one bad spell of the host (a
+        // neighbour's burst), so look at it again soon, not after the long interval that the
+        // old winner had earned.
+        m_oneWasCheaper = oneIsCheaper;
+        m_probeEvery = kFirstProbe;
+        m_sinceProbe = 0;
+    }
     if (++m_sinceProbe < m_probeEvery) return oneIsCheaper ? 1 : all;
     m_sinceProbe = 0;
     m_probing = true;
     const double ratio = oneIsCheaper ? m_cost[1] / m_cost[0] : m_cost[0] / m_cost[1];
-    m_probeEvery = ratio > 1.5 ? std::min(2 * m_probeEvery, 800) : 25;
+    m_probeEvery = ratio > 1.5 ? std::min(2 * m_probeEvery, 800) : kFirstProbe;
     return oneIsCheaper ? all : 1;
 }
 

@@ -44,8 +44,10 @@ public:
 
 private:
     double m_cost[2] = {0.0, 0.0};  ///< moving average of the cost: one thread, every core
+    static constexpr int kFirstProbe = 25;
     int m_sinceProbe = 0;
-    int m_probeEvery = 25;          ///< steps between probes; doubles while probes lose
+    int m_probeEvery = kFirstProbe; ///< steps between probes; doubles while probes lose
+    bool m_oneWasCheaper = false;   ///< the winner of the last choice
     bool m_probing = false;         ///< the last count returned was a probe of the other
 };
 

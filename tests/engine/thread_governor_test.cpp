@@ -42,5 +42,16 @@ TEST(ThreadGovernor, FollowsALoadThatComesAndGoes) {
     EXPECT_LT(stepsOnOneThread(g, 2000, 1.6, 1.0), 900);   // quiet again: every core again
 }
 
+TEST(ThreadGovernor, ABriefSlowSpellOfEveryCoreDoesNotKeepItOnOneThread) {
+    if (hardwareThreads() < 2) GTEST_SKIP() << "one core: nothing to choose";
+    // Long quiet: every core wins by far, so the other count is probed more and more rarely.
+    // Then the host slows the team for a few steps (a neighbour's burst): one thread takes
+    // over, and must try every core again soon, not after the long interval of before.
+    ThreadGovernor g;
+    stepsOnOneThread(g, 3000, 2.0, 1.0);
+    stepsOnOneThread(g, 10, 2.0, 5.0);
+    EXPECT_LT(stepsOnOneThread(g, 200, 2.0, 1.0), 40);
+}
+
 }  // namespace
 }  // namespace ndem
