@@ -53,10 +53,10 @@ std::string validate(const VideoSpec& spec) {
     return {};
 }
 
-std::vector<std::string> ffmpegArguments(const VideoSpec& spec, const std::string& partPath) {
+std::vector<std::string> ffmpegArguments(const VideoSpec& spec) {
     const std::string size = std::to_string(spec.width) + "x" + std::to_string(spec.height);
     std::vector<std::string> args = {"ffmpeg", "-hide_banner", "-nostats", "-loglevel", "error"};
-    // Input: raw RGBA frames on stdin. -y because start() has already created the .part file.
+    // Input: raw RGBA frames on stdin. -y because start() has already created the file.
     args.insert(args.end(), {"-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", size});
     args.insert(args.end(), {"-r", formatFps(spec.fps), "-i", "-"});
     if (spec.flipVertically) {
@@ -64,11 +64,17 @@ std::vector<std::string> ffmpegArguments(const VideoSpec& spec, const std::strin
         // rows here would copy every frame once more on the writer thread.
         args.insert(args.end(), {"-vf", "vflip"});
     }
-    // -f mp4 because the .part name has no extension to guess from; "file:" so a name that
+    // Fragmented MP4, a keyframe and a fragment every second of video, each fragment written
+    // out as it is done (flush_packets; ffmpeg otherwise holds 32 kB): a recording whose app
+    // and encoder are killed (a crash, the power) still plays up to its last whole second,
+    // where a plain MP4 is unreadable without the index written at its end.
+    const std::string keyEvery = std::to_string(std::max(1L, std::lround(spec.fps)));
+    // -f mp4 because the name may have another extension or none; "file:" so a name that
     // starts with '-' or looks like a protocol ("http:...") is still a plain file.
     args.insert(args.end(),
                 {"-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
-                 "-movflags", "+faststart", "-f", "mp4", "file:" + partPath});
+                 "-g", keyEvery, "-movflags", "+frag_keyframe+empty_moov+default_base_moof",
+                 "-flush_packets", "1", "-f", "mp4", "file:" + spec.path});
     return args;
 }
 
@@ -135,7 +141,7 @@ std::unique_ptr<FfmpegWriter> FfmpegWriter::start(const VideoSpec& spec, std::st
     }
 
     // Check the directory ourselves: ffmpeg's own message for it comes only once it has
-    // started, and creating the .part file proves it is writable (access() would not, as root).
+    // started, and creating the file proves it is writable (access() would not, as root).
     const std::filesystem::path target(spec.path);
     const std::filesystem::path dir =
         target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
@@ -144,10 +150,9 @@ std::unique_ptr<FfmpegWriter> FfmpegWriter::start(const VideoSpec& spec, std::st
         *error = "directory '" + dir.string() + "' for video '" + spec.path + "' does not exist";
         return nullptr;
     }
-    const std::string partPath = spec.path + ".part";
-    const int probeFd = open(partPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int probeFd = open(spec.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (probeFd < 0) {
-        *error = "cannot write video in directory '" + dir.string() + "' ('" + partPath +
+        *error = "cannot write video in directory '" + dir.string() + "' ('" + spec.path +
                  "'): " + errnoText(errno);
         return nullptr;
     }
@@ -160,7 +165,7 @@ std::unique_ptr<FfmpegWriter> FfmpegWriter::start(const VideoSpec& spec, std::st
     }
     pid_t pid = -1;
     if (error->empty()) {
-        const int result = spawnFfmpeg(ffmpegArguments(spec, partPath), pipeFds[0], logFd, &pid);
+        const int result = spawnFfmpeg(ffmpegArguments(spec), pipeFds[0], logFd, &pid);
         if (result == ENOENT) {
             *error = "ffmpeg not found on PATH (install it, e.g. apt install ffmpeg)";
         } else if (result != 0) {
@@ -171,16 +176,16 @@ std::unique_ptr<FfmpegWriter> FfmpegWriter::start(const VideoSpec& spec, std::st
     if (!error->empty()) {
         if (pipeFds[1] >= 0) close(pipeFds[1]);
         if (logFd >= 0) close(logFd);
-        unlink(partPath.c_str());
+        unlink(spec.path.c_str());
         return nullptr;
     }
 
-    std::unique_ptr<FfmpegWriter> writer(new FfmpegWriter(spec, partPath, pid, pipeFds[1], logFd));
+    std::unique_ptr<FfmpegWriter> writer(new FfmpegWriter(spec, pid, pipeFds[1], logFd));
     try {
         writer->m_thread = std::thread([raw = writer.get()] { raw->writerLoop(); });
     } catch (const std::system_error& e) {
         // No thread, so nobody owns the pipe: closing it ends ffmpeg; finish() reaps it and
-        // removes the .part file.
+        // removes the file.
         close(writer->m_pipeFd);
         writer->m_pipeFd = -1;
         writer->fail(std::string("cannot start the video writer thread: ") + e.what());
@@ -190,9 +195,8 @@ std::unique_ptr<FfmpegWriter> FfmpegWriter::start(const VideoSpec& spec, std::st
     return writer;
 }
 
-FfmpegWriter::FfmpegWriter(VideoSpec spec, std::string partPath, pid_t pid, int pipeFd, int logFd)
+FfmpegWriter::FfmpegWriter(VideoSpec spec, pid_t pid, int pipeFd, int logFd)
     : m_spec(std::move(spec)),
-      m_partPath(std::move(partPath)),
       m_frameBytes(static_cast<std::size_t>(m_spec.width) * m_spec.height * 4),
       m_pid(pid),
       m_pipeFd(pipeFd),
@@ -265,7 +269,7 @@ void FfmpegWriter::writerLoop() {
         if (left > 0) break;
         m_framesWritten.fetch_add(1, std::memory_order_acq_rel);
     }
-    // End of input: ffmpeg flushes the encoder, writes the moov atom and exits.
+    // End of input: ffmpeg flushes the encoder, writes the last fragment and exits.
     close(m_pipeFd);
     m_pipeFd = -1;
 }
@@ -314,11 +318,8 @@ std::string FfmpegWriter::finish() {
         // ffmpeg accepts an empty input and leaves a video with no frames; nobody wants it.
         result = "no frames were recorded, so no video was written";
     }
-    if (result.empty() && std::rename(m_partPath.c_str(), m_spec.path.c_str()) != 0) {
-        result = "cannot rename '" + m_partPath + "' to '" + m_spec.path + "': " + errnoText(errno);
-    }
     if (!result.empty()) {
-        unlink(m_partPath.c_str());
+        unlink(m_spec.path.c_str());
         std::lock_guard lock(m_mutex);
         m_failed = true;
         m_error = result;

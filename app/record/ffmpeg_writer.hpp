@@ -17,7 +17,7 @@ namespace ndem::app {
 
 /// What to record. The size is fixed for the whole video.
 struct VideoSpec {
-    std::string path;            ///< the .mp4 to write; replaced only once it is complete
+    std::string path;            ///< the .mp4 to write (fragmented: see FfmpegWriter)
     int width = 0;               ///< pixels; > 0 and even (H.264 in yuv420p halves chroma)
     int height = 0;              ///< pixels; > 0 and even
     double fps = 30.0;           ///< frames per second of the video (not of the app)
@@ -29,9 +29,11 @@ struct VideoSpec {
 /// its own, so the caller never waits for the encoder unless `maxQueued` frames already wait:
 /// back-pressure instead of dropped frames, and the memory held stays bounded.
 ///
-/// ffmpeg writes `<path>.part` (forced to the mp4 muxer); finish() renames it to `path` only
-/// when ffmpeg exited with status 0, and removes it otherwise, so a failed or aborted recording
-/// never leaves a half-written file under either name.
+/// ffmpeg writes `path` as a fragmented MP4 (forced to the mp4 muxer), a fragment per second
+/// of video, so a recording cut short by a kill of the app (kill -9, a crash) still plays up
+/// to its last whole second: ffmpeg runs in a process group of its own and, when the app's end
+/// closes its stdin, finishes the frames it has. finish() removes the file when ffmpeg did not
+/// exit with status 0 or no frame was recorded, so a failed recording leaves nothing behind.
 ///
 /// Threading contract: push() and finish() are for one thread (the GUI); error(),
 /// framesWritten() and spec() may be called from any thread.
@@ -67,13 +69,12 @@ public:
     const VideoSpec& spec() const { return m_spec; }
 
 private:
-    FfmpegWriter(VideoSpec spec, std::string partPath, pid_t pid, int pipeFd, int logFd);
+    FfmpegWriter(VideoSpec spec, pid_t pid, int pipeFd, int logFd);
     void writerLoop();
     void fail(const std::string& message);
     std::string lastLogLine() const;
 
     const VideoSpec m_spec;
-    const std::string m_partPath;  ///< what ffmpeg writes; renamed to m_spec.path on success
     const std::size_t m_frameBytes;
     pid_t m_pid;
     int m_pipeFd;  ///< write end of ffmpeg's stdin; owned by the writer thread once it runs

@@ -10,10 +10,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -141,7 +145,7 @@ TEST_F(FfmpegWriterTest, TwoSecondsAt30FpsGiveAnH264Mp4WithAll60Frames) {
     EXPECT_EQ(writer->finish(), "") << "finish() is idempotent";
     EXPECT_EQ(writer->framesWritten(), 60);
     EXPECT_EQ(probe(m_dir / "square.mp4"), "h264,64,48,60");
-    EXPECT_EQ(filesLeft(), std::vector<std::string>{"square.mp4"}) << "the .part is renamed";
+    EXPECT_EQ(filesLeft(), std::vector<std::string>{"square.mp4"}) << "one file, no other";
 }
 
 TEST_F(FfmpegWriterTest, BadSpecsAreRefusedWithAMessageAndLeaveNoFile) {
@@ -164,7 +168,7 @@ TEST_F(FfmpegWriterTest, BadSpecsAreRefusedWithAMessageAndLeaveNoFile) {
     // /proc refuses new files even to root, unlike a chmod-ed directory.
     EXPECT_EQ(FfmpegWriter::start(VideoSpec{"/proc/ndem-test.mp4", 64, 48, 30.0}, &error), nullptr);
     EXPECT_NE(error.find("cannot write video in directory '/proc'"), std::string::npos) << error;
-    EXPECT_FALSE(fs::exists("/proc/ndem-test.mp4.part"));
+    EXPECT_FALSE(fs::exists("/proc/ndem-test.mp4"));
 
     EXPECT_TRUE(filesLeft().empty());
 }
@@ -193,6 +197,90 @@ TEST_F(FfmpegWriterTest, AFrameOfTheWrongSizeFailsTheWriterAndRemovesThePartialF
     EXPECT_FALSE(writer->push(movingSquare(64, 48, 2))) << "a failed writer takes no frames";
     EXPECT_NE(writer->finish(), "");
     EXPECT_TRUE(filesLeft().empty());
+}
+
+/// The process whose command line is ffmpeg's with `video` among its arguments, or -1.
+pid_t ffmpegWriting(const fs::path& video) {
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (cmdline.rfind(std::string("ffmpeg") + '\0', 0) == 0 &&
+            cmdline.find("file:" + video.string()) != std::string::npos)
+            return std::stoi(name);
+    }
+    return -1;
+}
+
+/// Records `frames` frames at 10 fps in a child process, waits until ffmpeg has taken them all
+/// (and, with `settle`, a while longer), then kills the child with SIGKILL, and with
+/// `alsoFfmpeg` the ffmpeg it started too: the app and its encoder dying at once.
+void recordAndKill(const fs::path& video, int frames, bool alsoFfmpeg) {
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        close(ready[0]);
+        std::string error;
+        auto writer = FfmpegWriter::start(VideoSpec{video.string(), 64, 48, 10.0}, &error);
+        if (!writer) _exit(1);
+        for (int frame = 0; frame < frames; ++frame) writer->push(movingSquare(64, 48, frame));
+        while (writer->framesWritten() < frames) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        const char byte = 1;
+        if (write(ready[1], &byte, 1) != 1) _exit(1);
+        for (;;) pause();
+    }
+    close(ready[1]);
+    char byte = 0;
+    const bool started = read(ready[0], &byte, 1) == 1;
+    close(ready[0]);
+    if (started && alsoFfmpeg) {
+        // Give ffmpeg time to encode most of what it has, then kill it with the app.
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+        const pid_t encoder = ffmpegWriting(video);
+        EXPECT_GT(encoder, 0) << "no ffmpeg writing " << video;
+        if (encoder > 0) kill(encoder, SIGKILL);
+    }
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(started) << "the recording child did not start";
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+/// Frames ffprobe decodes in `video`, once it stops changing (ffmpeg may still be finishing).
+int framesOnceSettled(const fs::path& video) {
+    std::string last, now;
+    for (int tries = 0; tries < 60; ++tries) {
+        now = probe(video);
+        if (!now.empty() && now == last) break;
+        last = now;
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    const size_t comma = now.rfind(',');
+    if (now.rfind("h264,64,48,", 0) != 0 || comma == std::string::npos) return -1;
+    return std::stoi(now.substr(comma + 1));
+}
+
+TEST_F(FfmpegWriterTest, AKilledAppLeavesAVideoThatPlaysEveryFrameFfmpegHad) {
+    requireFfmpeg();
+    // kill -9 of the app: ffmpeg, in a process group of its own, sees its input end and
+    // finishes the fragments.
+    recordAndKill(m_dir / "killed.mp4", 40, false);
+    EXPECT_EQ(framesOnceSettled(m_dir / "killed.mp4"), 40);
+}
+
+TEST_F(FfmpegWriterTest, AKilledEncoderLeavesAVideoThatPlaysUpToItsLastWholeSecond) {
+    requireFfmpeg();
+    // ffmpeg killed too (the whole session gone): the fragments written so far, one per second
+    // of video, still play. 40 frames at 10 fps went in; libx264 holds back up to a second or
+    // two for its look-ahead (20 frames play here). A plain MP4 gives no frame at all.
+    recordAndKill(m_dir / "lost.mp4", 40, true);
+    const int frames = framesOnceSettled(m_dir / "lost.mp4");
+    EXPECT_GE(frames, 10) << probe(m_dir / "lost.mp4");
+    EXPECT_LE(frames, 40);
 }
 
 TEST_F(FfmpegWriterTest, NoFramesGiveAnErrorAndNoFile) {
