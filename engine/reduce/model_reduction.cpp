@@ -305,7 +305,9 @@ void ModelReduction::reformTouched(const std::vector<char>& touched, ParticleSto
         const Index b = c.bodyB[i];
         if (p.aggregate[b] == g && !m_marked[b]) unite(m_parent, a, b);
     }
-    for (size_t k = 0; k < m_aggregates.size(); ++k) {
+    // Only the aggregates there were: the pieces formed below take freed slots or new ones
+    // past the end, which `touched` does not cover.
+    for (size_t k = 0; k < touched.size(); ++k) {
         if (!touched[k]) continue;
         const Aggregate& old = m_aggregates[k];
         const Vec3 wallNormal = old.wallNormal;
