@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
+#include <vector>
 #include <unistd.h>
 
 namespace ndem {
@@ -14,6 +15,71 @@ namespace {
 
 constexpr const char* kFormat = "ndem-checkpoint";
 constexpr std::int64_t kVersion = 1;
+/// The first bytes of the file: HDF5's user block, where ndem writes a line of its own, the
+/// size and checksum of the HDF5 data that follows. A file that lost its tail or had bytes
+/// changed is refused before libhdf5 reads a byte of it: libhdf5 trusts the structures it
+/// reads, and a damaged or forged file can crash it.
+constexpr hsize_t kHeaderBytes = 512;
+constexpr const char* kMagic = "NDEM checkpoint\n";
+
+/// FNV-1a (64 bits) of a file's bytes from `offset` on; false if it cannot be read.
+bool checksumFrom(const std::string& path, std::uint64_t offset, std::uint64_t& hash,
+                  std::uint64_t& bytes) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    bool ok = std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0;
+    hash = 1469598103934665603ull;
+    bytes = 0;
+    std::vector<unsigned char> buffer(1 << 16);
+    while (ok) {
+        const size_t got = std::fread(buffer.data(), 1, buffer.size(), f);
+        for (size_t k = 0; k < got; ++k) hash = (hash ^ buffer[k]) * 1099511628211ull;
+        bytes += got;
+        if (got < buffer.size()) {
+            ok = std::ferror(f) == 0;
+            break;
+        }
+    }
+    std::fclose(f);
+    return ok;
+}
+
+/// Writes the header line into the user block of a closed checkpoint file.
+bool seal(const std::string& path) {
+    std::uint64_t hash = 0, bytes = 0;
+    if (!checksumFrom(path, kHeaderBytes, hash, bytes)) return false;
+    char header[kHeaderBytes] = {};
+    std::snprintf(header, sizeof header, "%spayload %llu fnv1a64 %016llx\n", kMagic,
+                  static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(hash));
+    std::FILE* f = std::fopen(path.c_str(), "r+b");
+    if (!f) return false;
+    const bool ok = std::fwrite(header, 1, sizeof header, f) == sizeof header;
+    return std::fclose(f) == 0 && ok;
+}
+
+/// Checks the header line against the data after it; the error says what is wrong.
+std::optional<std::string> checkSeal(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return "cannot open the checkpoint";
+    char header[kHeaderBytes] = {};
+    const size_t got = std::fread(header, 1, sizeof header, f);
+    std::fclose(f);
+    const std::string magic = kMagic;
+    if (got < magic.size() || std::string(header, magic.size()) != magic)
+        return std::string("not a checkpoint (no \"NDEM checkpoint\" line at its start)");
+    header[kHeaderBytes - 1] = 0;
+    unsigned long long bytes = 0, hash = 0;
+    if (got < kHeaderBytes ||
+        std::sscanf(header + magic.size(), "payload %llu fnv1a64 %llx", &bytes, &hash) != 2)
+        return std::string("damaged checkpoint: its header line is cut or garbled");
+    std::uint64_t actualHash = 0, actualBytes = 0;
+    if (!checksumFrom(path, kHeaderBytes, actualHash, actualBytes)) return "cannot read the checkpoint";
+    if (actualBytes != bytes)
+        return "damaged checkpoint: " + std::to_string(actualBytes) + " bytes of data where " +
+               std::to_string(bytes) + " were written (cut short or appended to)";
+    if (actualHash != hash) return std::string("damaged checkpoint: its checksum does not match what was written");
+    return std::nullopt;
+}
 
 /// Closes an HDF5 handle when it goes out of scope.
 class Handle {
@@ -117,7 +183,9 @@ void syncPath(const std::string& path) {
 }
 
 bool writeFile(const std::string& path, const CheckpointScene& scene, const StateArchive& state) {
-    const Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    const Handle create(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
+    H5Pset_userblock(create.get(), kHeaderBytes);
+    const Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, create.get(), H5P_DEFAULT), H5Fclose);
     if (!file.ok()) return false;
     // Entries named a/b/c create their groups on the way.
     const Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
@@ -199,7 +267,7 @@ std::optional<Error> writeCheckpoint(const std::string& path, const CheckpointSc
     namespace fs = std::filesystem;
     silenceHdf5();
     const std::string temporary = path + ".writing";
-    if (!writeFile(temporary, scene, state)) {
+    if (!writeFile(temporary, scene, state) || !seal(temporary)) {
         std::error_code ec;
         fs::remove(temporary, ec);
         return Error{path + ": cannot write the checkpoint"};
@@ -220,6 +288,7 @@ Expected<Checkpoint> readCheckpoint(const std::string& path) {
     silenceHdf5();
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return Error{path + ": no such checkpoint file"};
+    if (auto damage = checkSeal(path)) return Error{path + ": " + *damage};
     if (H5Fis_hdf5(path.c_str()) <= 0) return Error{path + ": not a checkpoint (not an HDF5 file)"};
     const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (!file.ok()) return Error{path + ": cannot open the checkpoint"};

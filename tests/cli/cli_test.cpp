@@ -364,6 +364,29 @@ TEST_F(Cli, BadCheckpointInputIsOneLineAndWritesNothing) {
                    {"solver.iterations", "only --threads"});
 }
 
+TEST_F(Cli, ADamagedCheckpointIsRefusedBeforeHdf5ReadsIt) {
+    const std::string f = scene("s.json", kScene);
+    const std::string good = (m_dir / "c.h5").string();
+    ASSERT_EQ(run("run " + f + " --steps 5 --checkpoint " + good + " --quiet").code, 0);
+    const std::string bytes = readFile(good);
+    ASSERT_GT(bytes.size(), 1024u);
+    EXPECT_EQ(bytes.rfind("NDEM checkpoint\npayload ", 0), 0u) << "a header line anyone can read";
+    auto damaged = [&](const std::string& name, const std::string& content) {
+        const fs::path p = m_dir / name;
+        std::ofstream(p, std::ios::binary) << content;
+        return "run --restart " + p.string();
+    };
+    expectBadInput(damaged("cut.h5", bytes.substr(0, bytes.size() - 100)), {"cut.h5", "damaged checkpoint", "cut short"});
+    std::string flipped = bytes;
+    flipped[bytes.size() / 2] ^= 0x40;
+    expectBadInput(damaged("flipped.h5", flipped), {"flipped.h5", "checksum does not match"});
+    expectBadInput(damaged("headless.h5", bytes.substr(512)), {"headless.h5", "not a checkpoint"});
+    std::string garbled = bytes;
+    garbled.replace(24, 8, "xxxxxxxx");
+    expectBadInput(damaged("garbled.h5", garbled), {"garbled.h5", "damaged checkpoint"});
+    EXPECT_EQ(run("run --restart " + good + " --steps 1 --quiet").code, 0) << "the intact one still reads";
+}
+
 TEST_F(Cli, ADivergingRunLeavesTheLastGoodCheckpointAsItWas) {
     const std::string f = scene("s.json", kScene);
     const std::string ck = (m_dir / "c.h5").string();
