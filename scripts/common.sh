@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 
 # Packages the build needs: the engine's, then the desktop app's (Qt 6 with its OpenGL widgets,
-# Dear ImGui, GLM), and what its tests run under (a virtual X display, ffmpeg for video).
+# Dear ImGui, GLM), what its tests run under (a virtual X display, ffmpeg for video), and
+# clang with its fuzzer runtime and OpenMP for the libFuzzer targets (scripts/fuzz.sh).
 NDEM_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev libhdf5-dev
@@ -10,6 +11,7 @@ NDEM_PACKAGES=(
   gnuplot-nox
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev
   xvfb xauth ffmpeg fonts-dejavu-core
+  clang-14 libclang-rt-14-dev libomp-14-dev
 )
 
 ndem_ensure_packages() {

@@ -13,7 +13,7 @@ ndem_ensure_packages
 runs="${NDEM_FUZZ_RUNS:-20000}"
 ndem="${NDEM_CLI:-build-test/engine/cli/ndem}"
 if [ ! -f build-fuzz/build.ninja ]; then
-  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Fuzz \
+  CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Fuzz \
     -DCMAKE_CXX_FLAGS_FUZZ="-O1" -DNDEM_FUZZ=ON -DNDEM_BUILD_APP=OFF -DNDEM_BUILD_TESTS=OFF \
     -DNDEM_BUILD_BENCH=OFF >/dev/null
 fi

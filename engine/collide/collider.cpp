@@ -148,7 +148,8 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
             if (!m_neighbours.escaped(i))
                 for (std::int32_t j : listed) {
                     ranked[count] = static_cast<std::uint64_t>(j);
-                    count += !m_neighbours.escaped(j) & withinReach(p, params, i, j);
+                    count += static_cast<size_t>(!m_neighbours.escaped(j)) &
+                             static_cast<size_t>(withinReach(p, params, i, j));
                 }
             for (std::int32_t j : extra) {
                 ranked[count] = static_cast<std::uint64_t>(j);
