@@ -30,7 +30,7 @@ constexpr CommandHelp kCommands[] = {
         seconds with --checkpoint-every; each write replaces the last one whole, and a run
         that diverges keeps its last good checkpoint. --restart goes on from one bit for bit
         as the run that wrote it would have (its scene and settings are in the file; the
-        measurements start afresh at the restart).
+        measurements' samples so far too, so they report what an unbroken run would).
 )"},
     {"sweep", R"(  sweep SCENE --set key=v1,v2,... [--set ...] [--steps N | --time T] [--out DIR] [--jobs N]
         Run every combination of the listed values (in parallel), write summary.csv, one CSV

@@ -1,5 +1,7 @@
 #include "core/state_archive.hpp"
 
+#include <algorithm>
+
 namespace ndem {
 
 namespace {
@@ -21,6 +23,15 @@ StateArchive StateArchive::loadingFrom(Reals reals, Integers integers, Texts tex
     a.m_integers = std::move(integers);
     a.m_texts = std::move(texts);
     return a;
+}
+
+void StateArchive::failEntry(const std::string& name, const std::string& what) {
+    fail(aboutEntry(key(name), what));
+}
+
+bool StateArchive::has(const std::string& name) const {
+    const std::string k = key(name);
+    return m_reals.count(k) || m_integers.count(k) || m_texts.count(k);
 }
 
 bool StateArchive::loadReals(const std::string& name, std::vector<double>& out, size_t width,
@@ -134,6 +145,19 @@ void StateArchive::field(const std::string& name, std::vector<Quat>& x) {
     x.resize(v.size() / 4);
     for (size_t i = 0; i < x.size(); ++i)
         x[i] = Quat(v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]);
+}
+
+void StateArchive::field(const std::string& name, std::vector<Mat3>& x) {
+    std::vector<double> v;
+    if (!m_loading) {
+        v.reserve(9 * x.size());
+        for (const Mat3& m : x) v.insert(v.end(), m.data(), m.data() + 9);
+        realArray(name, v);
+        return;
+    }
+    if (!loadReals(name, v, 9, -1)) return;
+    x.resize(v.size() / 9);
+    for (size_t i = 0; i < x.size(); ++i) std::copy_n(v.begin() + 9 * i, 9, x[i].data());
 }
 
 }  // namespace ndem

@@ -37,6 +37,11 @@ public:
     void fail(const std::string& message) {
         if (m_error.empty()) m_error = message;
     }
+    /// Records a load error about the entry `name` of the current scope: "'scope/name' what".
+    void failEntry(const std::string& name, const std::string& what);
+    /// Whether the archive holds an entry `name` (of any kind) in the current scope: for an
+    /// entry that older states lack, which loading must then leave alone rather than refuse.
+    bool has(const std::string& name) const;
 
     void realArray(const std::string& name, std::vector<double>& v);
     void integerArray(const std::string& name, std::vector<std::int64_t>& v);
@@ -68,6 +73,7 @@ public:
     }
     void field(const std::string& name, std::vector<Vec3>& v);
     void field(const std::string& name, std::vector<Quat>& v);
+    void field(const std::string& name, std::vector<Mat3>& v);
 
     /// Names below `prefix/` while it lives.
     class Scope {

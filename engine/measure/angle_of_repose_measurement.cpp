@@ -3,6 +3,7 @@
 // inclination of the pile surface defined by the surface particles in the mid section of the
 // conveyor, neglecting particles resting directly on the conveyor surface").
 #include "world/world.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"
@@ -121,6 +122,11 @@ public:
                       angle.mean, angle.std, r.scalars["height"]);
         r.headline = line;
         return r;
+    }
+
+    void archive(StateArchive& a) override {
+        archiveTable(a, "series", m_series);
+        archiveTable(a, "surface", m_surface);
     }
 
 private:

@@ -3,6 +3,7 @@
 // sees the horizontal stress at the wall, this sees the stress inside the material.
 #include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 
@@ -117,6 +118,14 @@ public:
                       maxPressure);
         r.headline = line;
         return r;
+    }
+
+    void archive(StateArchive& a) override {
+        archiveSampledLength(a, "radius", m_radius);
+        archiveSampledLength(a, "slice", m_slice);
+        a.field("stress", m_stress);
+        const auto scope = a.scope("fill");
+        m_fill.archive(a);
     }
 
 private:

@@ -1,6 +1,7 @@
 // Measurements that follow single bodies or walls: a particle's trajectory, a two-body
 // restitution, the force on a wall, and the height of a resting column against Hertz theory.
 #include "world/world.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "solve/contact_law.hpp"
 
@@ -48,6 +49,7 @@ public:
         }
         return r;
     }
+    void archive(StateArchive& a) override { archiveResult(a, "result", m_r); }
 
 private:
     std::uint32_t m_id;
@@ -97,6 +99,12 @@ public:
         r.headline = line;
         if (!m_done) r.notes["status"] = "the pair did not separate during the run";
         return r;
+    }
+    void archive(StateArchive& a) override {
+        a.field("before", m_before);
+        a.field("after", m_after);
+        a.field("touched", m_touched);
+        a.field("done", m_done);
     }
 
 private:
@@ -153,6 +161,11 @@ public:
             r.scalars["meanFz"] = m_sum.z() / m_count;
         }
         return r;
+    }
+    void archive(StateArchive& a) override {
+        a.field("sum", m_sum);
+        a.field("count", m_count);
+        archiveResult(a, "result", m_r);
     }
 
 private:
@@ -220,6 +233,11 @@ public:
                       m_height, m_analytic, r.scalars["heightError"]);
         r.headline = line;
         return r;
+    }
+    void archive(StateArchive& a) override {
+        a.field("height", m_height);
+        a.field("analyticHeight", m_analytic);
+        archiveResult(a, "result", m_r);
     }
 
 private:

@@ -1,6 +1,7 @@
 // Stresses and strains of a box cell made of six walls (triaxial test, wang-servin-berglund
 // Sec. 4.4): σ_i = mean push of the two walls facing along i / the cell's cross-section.
 #include "world/world.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 
 #include <array>
@@ -71,6 +72,13 @@ public:
                           r.scalars.count("finalAxialStrain") ? r.scalars["finalAxialStrain"] : 0.0);
         r.headline = line;
         return r;
+    }
+    void archive(StateArchive& a) override {
+        a.field("started", m_started);
+        a.field("size0", m_size0);  // the strains' reference, fixed at the first sample
+        a.field("criticalSum", m_criticalSum);
+        a.field("criticalCount", m_criticalCount);
+        archiveResult(a, "result", m_r);
     }
 
 private:

@@ -6,6 +6,7 @@
 // the box is good enough for the paper's metrics and cheap enough to sample every step.
 #include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 
@@ -68,6 +69,19 @@ public:
     }
 
     MeasurementResult result() const override;
+
+    /// The sums per cell (as many as the configuration has cells) and the last sample's scales.
+    void archive(StateArchive& a) override {
+        a.field("diameter", m_diameter);
+        a.field("solidDensity", m_solidDensity);
+        a.field("samples", m_samples);
+        const auto scope = a.scope("cells");
+        archiveMember(a, "count", m_sums, &CellSums::count);
+        archiveMember(a, "mass", m_sums, &CellSums::mass);
+        archiveMember(a, "momentum", m_sums, &CellSums::momentum);
+        archiveMember(a, "momentumFlux", m_sums, &CellSums::momentumFlux);
+        archiveMember(a, "contactMoment", m_sums, &CellSums::contactMoment);
+    }
 
 private:
     long cellOf(const Vec3& x) const {

@@ -2,6 +2,7 @@
 // over touching contacts, and for contacts in slide mode the slide error
 // ε_sl = (|f_t| − μ|f_n|)/(μ|f_n|) and slide-direction error ε_dir = (θ_dir − π)/π.
 #include "world/world.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 
@@ -159,6 +160,23 @@ public:
                           r.scalars["meanSlideDirectionError"], r.scalars["slidingContacts"]);
         r.headline = line;
         return r;
+    }
+
+    void archive(StateArchive& a) override {
+        a.field("samples", m_samples);
+        a.field("contacts", m_contacts);
+        a.field("sliding", m_sliding);
+        a.field("overlapSamples", m_overlapSamples);
+        a.field("slideSamples", m_slideSamples);
+        a.field("directionSamples", m_directionSamples);
+        a.field("overlapMean", m_overlapMean);
+        a.field("overlapStd", m_overlapStd);
+        a.field("overlapMax", m_overlapMax);
+        a.field("slideMean", m_slideMean);
+        a.field("slideStd", m_slideStd);
+        a.field("directionMean", m_directionMean);
+        a.field("directionStd", m_directionStd);
+        archiveTable(a, "series", m_series);
     }
 
 private:

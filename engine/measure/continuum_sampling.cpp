@@ -63,6 +63,14 @@ CylinderFill measureCylinderFill(const ParticleStore& p, const Wall& cylinder) {
     return fill;
 }
 
+void CylinderFillAverage::archive(StateArchive& a) {
+    a.field("heightSum", heightSum);
+    a.field("massSum", massSum);
+    a.field("gravitySum", gravitySum);
+    a.field("cylinderRadius", cylinderRadius);
+    a.field("samples", samples);
+}
+
 Expected<int> findCylinderWall(const std::vector<Wall>& walls, const std::string& name,
                                const std::string& measurement) {
     for (size_t k = 0; k < walls.size(); ++k) {

@@ -5,6 +5,7 @@
 #include "collide/contact_set.hpp"
 #include "core/error.hpp"
 #include "core/particles.hpp"
+#include "core/state_archive.hpp"
 #include "core/wall.hpp"
 
 #include <string>
@@ -69,6 +70,7 @@ struct CylinderFillAverage {
         cylinderRadius = cylinder.radius;
         ++samples;
     }
+    void archive(StateArchive& a);
     double height() const { return heightSum / samples; }
     double gravity() const { return gravitySum / samples; }
     double bulkDensity() const {

@@ -3,6 +3,7 @@
 // profile across the flow along z' perpendicular to the free surface (servin-2014 Sec. 5.2,
 // Fig. 8–9).
 #include "world/world.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"
@@ -141,6 +142,15 @@ public:
                       100.0 * plug.mean, angle.mean, angle.std, m_froude);
         r.headline = line;
         return r;
+    }
+
+    void archive(StateArchive& a) override {
+        archiveFixedLength(a, "velocity", m_velocity);
+        archiveFixedLength(a, "rigid", m_rigid);
+        archiveFixedLength(a, "count", m_count);
+        a.field("fill", m_fill);
+        a.field("froude", m_froude);
+        archiveTable(a, "series", m_series);
     }
 
 private:

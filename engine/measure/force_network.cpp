@@ -2,6 +2,7 @@
 // magnitude as edge weight. Reports one snapshot of the network, its strong part (contacts
 // above the mean force, which carry most of the load) and the distribution P(f/⟨f⟩).
 #include "world/world.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 
@@ -151,6 +152,21 @@ public:
                       s.contacts, 100.0 * s.strongFraction, 100.0 * s.strongForceShare);
         r.headline = line;
         return r;
+    }
+
+    /// The snapshot kept and the series; m_current is refilled at every sample.
+    void archive(StateArchive& a) override {
+        a.field("snapshotTaken", m_snapshotTaken);
+        a.field("snapshotTime", m_snapshotTime);
+        archiveTable(a, "series", m_series);
+        const auto scope = a.scope("snapshot");
+        archiveMember(a, "idA", m_snapshot, &NetworkEdge::idA, RecordCount::Loaded);
+        archiveMember(a, "idB", m_snapshot, &NetworkEdge::idB);
+        archiveMember(a, "normalForce", m_snapshot, &NetworkEdge::normalForce);
+        archiveMember(a, "frictionForce", m_snapshot, &NetworkEdge::frictionForce);
+        archiveMember(a, "overlap", m_snapshot, &NetworkEdge::overlap);
+        archiveMember(a, "positionA", m_snapshot, &NetworkEdge::positionA);
+        archiveMember(a, "positionB", m_snapshot, &NetworkEdge::positionB);
     }
 
 private:

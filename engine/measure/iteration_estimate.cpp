@@ -72,6 +72,8 @@ public:
         r.headline = line;
         return r;
     }
+    /// Eq. 41 of the configuration: nothing is sampled, nothing to keep.
+    void archive(StateArchive&) override {}
 
 private:
     double m_length, m_width, m_inertialNumber, m_tolerance;

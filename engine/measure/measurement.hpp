@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/error.hpp"
+#include "core/state_archive.hpp"
 #include "core/step_stats.hpp"
 
 #include <map>
@@ -38,6 +39,11 @@ public:
     /// contacts with their impulses.
     virtual void sample(const World& world, const StepStats& stats) = 0;
     virtual MeasurementResult result() const = 0;
+    /// Saves or loads what the samples have accumulated (World::archive, under the
+    /// measurement's own scope), so that a restarted run reports what an unbroken one would.
+    /// Configuration from the constructor and scratch rewritten at every sample stay out.
+    /// Pure so that no measurement can forget it; helpers in measure/measurement_state.hpp.
+    virtual void archive(StateArchive& a) = 0;
 };
 
 /// A parameter of a measurement type in the scene file.

@@ -2,6 +2,7 @@
 // Fig. 10): "the plane defined by the particles on the top surface of the granular cube,
 // discarding any particles that disconnect from the main contact network".
 #include "world/world.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"
@@ -128,6 +129,12 @@ public:
                       r.scalars["finalAngle"], r.scalars["maxAngle"]);
         r.headline = line;
         return r;
+    }
+
+    /// The tracked grains and the series. The union-find is rebuilt at every sample.
+    void archive(StateArchive& a) override {
+        a.field("tracked", m_tracked);
+        archiveTable(a, "series", m_series);
     }
 
 private:

@@ -10,6 +10,19 @@ namespace ndem {
 
 namespace {
 
+/// The probe as captured: the world's own probe is not in its state, as a probe runs within
+/// the step that asks for it.
+void archiveProbe(StateArchive& a, SolverProbe& p) {
+    a.field("referenceIterations", p.referenceIterations);
+    a.field("iterations", p.iterations);
+    a.field("requested", p.requested);
+    a.field("done", p.done);
+    a.field("time", p.time);
+    a.field("residual", p.residual);
+    a.field("normalResidual", p.normalResidual);
+    a.field("multiplierError", p.multiplierError);
+}
+
 class SolverConvergence final : public Measurement {
 public:
     SolverConvergence(double at, int reference, int iterations)
@@ -66,6 +79,12 @@ public:
                       sweepsTo1Percent < 0 ? "more than all" : std::to_string(int(sweepsTo1Percent)).c_str());
         r.headline = line;
         return r;
+    }
+    void archive(StateArchive& a) override {
+        a.field("requested", m_requested);
+        a.field("captured", m_captured);
+        const auto scope = a.scope("probe");
+        archiveProbe(a, m_probe);
     }
 
 private:

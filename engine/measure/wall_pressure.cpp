@@ -4,6 +4,7 @@
 #include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
 #include "measure/janssen_fit.hpp"
+#include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 
@@ -131,6 +132,14 @@ public:
                       100.0 * bottomRatio);
         r.headline = line;
         return r;
+    }
+
+    void archive(StateArchive& a) override {
+        archiveSampledLength(a, "strip", m_strip);
+        a.field("force", m_force);
+        a.field("friction", m_friction);
+        const auto scope = a.scope("fill");
+        m_fill.archive(a);
     }
 
 private:

@@ -131,7 +131,9 @@ public:
     /// with its impulses and springs, walls with their servos, emitters with their random
     /// streams, aggregates, split sensors, the guards and APGD's Lipschitz estimate. A world
     /// built from the same scene that loads it steps on bit for bit as this one would.
-    /// The measurements' accumulators are not in it.
+    /// With it the measurements' accumulators, under the list of their names: a world with
+    /// the same list goes on measuring as this one would, one with another list (or none)
+    /// keeps its measurements as they are.
     StateArchive saveState() const;
     /// Loads a saved state into a world built from the same scene. Nothing changes on error;
     /// the error names the entry that was missing or wrong.

@@ -2,6 +2,8 @@
 // one function (archive) so that the two cannot drift apart.
 #include "world/world.hpp"
 
+#include "measure/measurement_state.hpp"
+
 namespace ndem {
 
 namespace {
@@ -73,6 +75,27 @@ void archiveFixedList(StateArchive& a, const std::string& name, std::vector<T>& 
     }
 }
 
+/// The measurements' accumulators, each under measurement/<k>/, after the list of their names.
+/// A state with another list leaves this world's measurements as they are, to start afresh:
+/// the app subscribes none, so its states list none, and states from before the measurements
+/// were archived have no list at all. Either still restarts the world itself exactly.
+void archiveMeasurements(StateArchive& a, std::vector<std::unique_ptr<Measurement>>& measurements) {
+    std::vector<std::string> names;
+    for (const auto& m : measurements) names.push_back(m->name());
+    if (a.loading()) {
+        if (!a.has("measurements")) return;
+        std::vector<std::string> saved;
+        archiveNames(a, "measurements", saved);
+        if (saved != names) return;
+    } else {
+        archiveNames(a, "measurements", names);
+    }
+    for (size_t k = 0; k < measurements.size(); ++k) {
+        const auto scope = a.scope("measurement/" + std::to_string(k));
+        measurements[k]->archive(a);
+    }
+}
+
 }  // namespace
 
 void World::archive(StateArchive& a) {
@@ -122,6 +145,7 @@ void World::archive(StateArchive& a) {
         const auto scope = a.scope("solver");
         m_pgs.archive(a);
     }
+    archiveMeasurements(a, m_measurements);
 }
 
 StateArchive World::saveState() const {
