@@ -33,8 +33,12 @@ constexpr CommandHelp kCommands[] = {
         measurements' samples so far too, so they report what an unbroken run would).
 )"},
     {"sweep", R"(  sweep SCENE --set key=v1,v2,... [--set ...] [--steps N | --time T] [--out DIR] [--jobs N]
+        [--resume]
         Run every combination of the listed values (in parallel), write summary.csv, one CSV
         per measurement with all runs, and PNG plots of every figure against the first key.
+        Each run's results are kept in DIR/runs/ as it finishes, so a sweep stopped (Ctrl-C,
+        a kill) loses only the runs under way: --resume runs only those not done yet, with
+        the same scene file, length and values.
 )"},
     {"validate", R"(  validate [--quick] [--case ID] [--out DIR] [--jobs N] [--assemble]
         Reproduce the papers' test systems and write a Markdown report with tables and

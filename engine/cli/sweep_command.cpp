@@ -6,6 +6,7 @@
 #include "plots.hpp"
 #include "progress.hpp"
 #include "scene_run.hpp"
+#include "sweep_runs.hpp"
 
 #include "io/csv_writer.hpp"
 
@@ -14,6 +15,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -34,6 +37,7 @@ struct SweepOptions {
     std::optional<double> time;
     int jobs = 0;
     bool quiet = false;
+    bool resume = false;  ///< keep the runs already in OUT/runs/
 };
 
 /// Splits "a,b,[1,2,3]" at the commas that are not inside brackets or braces.
@@ -82,6 +86,8 @@ std::optional<std::string> parse(const std::vector<std::string>& args, SweepOpti
             o.time = t;
         } else if (a == "--quiet" || a == "-q") {
             o.quiet = true;
+        } else if (a == "--resume") {
+            o.resume = true;
         } else if (!a.empty() && a[0] == '-') {
             return "sweep: unknown option '" + a + "' or a missing value (try `ndem sweep --help`)";
         } else if (o.scenePath.empty()) {
@@ -109,11 +115,7 @@ std::vector<Override> combination(const SweepOptions& o, size_t i) {
     return out;
 }
 
-struct RunRow {
-    std::vector<Override> overrides;
-    std::map<std::string, double> figures;  ///< summary and measurement scalars
-    std::vector<MeasurementResult> results;
-    RunRecorder recorder{1};
+struct RunRow : SweepRun {
     std::string error;
 };
 
@@ -141,15 +143,38 @@ int sweepCommand(const std::vector<std::string>& args) {
         auto check = loadSceneFile(o.scenePath, combination(o, i));
         if (!check) return badInput(check.error().message);
     }
-    const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-    const int running = std::min<int>(jobs, static_cast<int>(total));
+    // Each finished run is kept in OUT/runs/; --resume takes those of the same scene file,
+    // length and swept values instead of running them again.
+    std::string sceneText;
+    {
+        std::ifstream in(o.scenePath, std::ios::binary);
+        sceneText.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const std::string identity = sweepIdentity(
+        sceneText, o.steps ? "steps " + std::to_string(*o.steps)
+                           : o.time ? "time " + std::to_string(*o.time) : std::string("the scene's duration"));
     std::vector<RunRow> rows(total);
+    std::vector<size_t> todo;
+    for (size_t i = 0; i < total; ++i) {
+        auto stored = o.resume ? loadSweepRun(sweepRunPath(o.outDir, i), identity, combination(o, i))
+                               : std::nullopt;
+        if (stored)
+            static_cast<SweepRun&>(rows[i]) = std::move(*stored);
+        else
+            todo.push_back(i);
+    }
+    if (o.resume && !o.quiet)
+        std::fprintf(stderr, "sweep: %zu of %zu runs already done in %s/runs, %zu to run\n",
+                     total - todo.size(), total, o.outDir.c_str(), todo.size());
+    const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    const int running = std::min<int>(jobs, static_cast<int>(todo.size()));
     std::atomic<size_t> next{0};
     std::mutex printing;
     size_t finished = 0;
     const auto sweepStart = std::chrono::steady_clock::now();
     auto worker = [&] {
-        for (size_t i = next++; i < total; i = next++) {
+        for (size_t t = next++; t < todo.size(); t = next++) {
+            const size_t i = todo[t];
             RunRow& row = rows[i];
             row.overrides = combination(o, i);
             // Runs side by side share the cores: each takes its part unless the sweep sets it.
@@ -166,7 +191,6 @@ int sweepCommand(const std::vector<std::string>& args) {
             SceneRun& run = loaded.value();
             executeSceneRun(run, stepsFor(run, o.steps, o.time));
             const RunRecorder& rec = run.recorder;
-            row.recorder = rec;
             row.figures["wallSeconds"] = run.wallSeconds;
             row.figures["simulatedTime"] = run.world.time();
             row.figures["contactsFinal"] = rec.contacts.last;
@@ -185,16 +209,17 @@ int sweepCommand(const std::vector<std::string>& args) {
                 const std::string prefix = measurementFileBase(r.name, n) + ".";
                 for (const auto& [k, v] : r.scalars) row.figures[prefix + k] = v;
             }
+            if (auto e = saveSweepRun(sweepRunPath(o.outDir, i), row, identity)) row.error = *e;
             std::lock_guard lock(printing);
             ++finished;
             std::string label;
             for (const Override& ov : row.overrides) label += " " + ov.key + "=" + ov.value;
             if (!o.quiet)
-                std::fprintf(stderr, "sweep [%zu/%zu]%s: %.1f s%s\n", finished, total, label.c_str(),
-                             run.wallSeconds,
+                std::fprintf(stderr, "sweep [%zu/%zu]%s: %.1f s%s\n", finished, todo.size(),
+                             label.c_str(), run.wallSeconds,
                              etaText(std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                                                    sweepStart).count(),
-                                     finished, total).c_str());
+                                     finished, todo.size()).c_str());
             // A run that goes wrong is reported, and the sweep goes on with the others.
             for (const RunWarning& w : run.world.warnings())
                 std::fprintf(stderr, "ndem: warning:%s: %s\n", label.c_str(), w.message.c_str());

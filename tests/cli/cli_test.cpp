@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -278,6 +279,76 @@ TEST_F(Cli, SweepReportsEachFinishedRunWithAnEta) {
     EXPECT_NE(r.err.find("sweep [3/3]"), std::string::npos) << r.err;
     const std::string summary = readFile(m_dir / "sweep" / "summary.csv");
     EXPECT_NE(summary.find("divergedAtStep"), std::string::npos);
+}
+
+/// summary.csv without its wallSeconds column (the one figure a run repeated may change).
+std::string withoutWallSeconds(const std::string& csv) {
+    std::stringstream in(csv);
+    std::string line, out;
+    int skip = -1;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream row(line);
+        for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+        if (skip < 0)
+            skip = static_cast<int>(std::find(cells.begin(), cells.end(), "wallSeconds") - cells.begin());
+        for (int k = 0; k < static_cast<int>(cells.size()); ++k)
+            if (k != skip) out += cells[k] + ",";
+        out += "\n";
+    }
+    return out;
+}
+
+TEST_F(Cli, ASweepKeepsEachRunAndResumesOnlyTheMissingOnes) {
+    const std::string f = scene("s.json", kScene);
+    const fs::path out = m_dir / "sweep";
+    const std::string sweep = "sweep " + f + " --set solver.iterations=10,20,30 --steps 20 --jobs 1 --out " + out.string();
+    ASSERT_EQ(run(sweep).code, 0);
+    for (int i = 0; i < 3; ++i) EXPECT_TRUE(fs::exists(out / "runs" / ("run-" + std::to_string(i) + ".json"))) << i;
+    const std::string full = withoutWallSeconds(readFile(out / "summary.csv"));
+
+    fs::remove(out / "runs" / "run-1.json");
+    fs::remove(out / "summary.csv");
+    const Result resumed = run(sweep + " --resume");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find("2 of 3 runs already done"), std::string::npos) << resumed.err;
+    EXPECT_NE(resumed.err.find("sweep [1/1] solver.iterations=20:"), std::string::npos) << resumed.err;
+    EXPECT_EQ(resumed.err.find("iterations=10:"), std::string::npos) << resumed.err;
+    EXPECT_EQ(withoutWallSeconds(readFile(out / "summary.csv")), full) << "the same table, run 1 done again";
+
+    // Another length, or a changed scene file, is another sweep: nothing is taken.
+    const Result longer = run("sweep " + f + " --set solver.iterations=10,20,30 --steps 25 --jobs 1 --resume --out " + out.string());
+    EXPECT_NE(longer.err.find("0 of 3 runs already done"), std::string::npos) << longer.err;
+    std::ofstream(f, std::ios::app) << "\n";
+    const Result edited = run(sweep + " --resume");
+    EXPECT_NE(edited.err.find("0 of 3 runs already done"), std::string::npos) << edited.err;
+}
+
+TEST_F(Cli, ASweepStoppedWithCtrlCKeepsItsFinishedRuns) {
+    const std::string f = scene("s.json", kScene);
+    const fs::path out = m_dir / "sweep";
+    const std::string sweep = std::string(NDEM_CLI) + " sweep " + f +
+                              " --set solver.iterations=10,20,30,40 --steps 20000 --jobs 1 --out " + out.string();
+    // SIGINT once the first run is on disk, as a Ctrl-C in the terminal would send it (set -m:
+    // without job control bash starts background commands with SIGINT ignored).
+    const std::string script = "bash -c 'set -m; " + sweep + " 2>/dev/null & pid=$!; for k in $(seq 600); do [ -f " +
+                               (out / "runs" / "run-0.json").string() +
+                               " ] && break; sleep 0.05; done; kill -INT $pid; wait $pid; exit $?'";
+    const int status = std::system(script.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_NE(WEXITSTATUS(status), 0) << "the sweep was stopped";
+    EXPECT_FALSE(fs::exists(out / "summary.csv"));
+    const nlohmann::json first = nlohmann::json::parse(readFile(out / "runs" / "run-0.json"));
+    EXPECT_EQ(first["overrides"][0]["value"], "10");
+
+    const Result resumed = run("sweep " + f + " --set solver.iterations=10,20,30,40 --steps 20000 --jobs 1 --resume --out " +
+                               out.string());
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_EQ(resumed.err.find("iterations=10:"), std::string::npos) << "run 0 was kept: " << resumed.err;
+    std::stringstream rows(readFile(out / "summary.csv"));
+    int lines = 0;
+    for (std::string l; std::getline(rows, l);) ++lines;
+    EXPECT_EQ(lines, 5);
 }
 
 TEST_F(Cli, EveryCommandHasHelp) {
