@@ -32,12 +32,12 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
 /// for contacts flagged kImpact and G_n v⁺ ≥ 0 for the other touching contacts of `region`.
 void buildImpactRows(const ContactSet& c, const MaterialTable& materials,
                      std::span<const SolverBody> bodies, const ImpactRegion& region,
-                     std::vector<SolverContact>& rows, const BodyMap& map = {});
+                     std::vector<SolverContact>& rows, const BodyMap& map = {}, int threads = 1);
 
 /// Writes λ of the continuous rows back as physical impulses on body B.
 void storeContinuousImpulses(std::span<const SolverContact> rows, ContactSet& c, int threads = 1);
 /// Writes the normal impulse of the impact rows back.
-void storeImpactImpulses(std::span<const SolverContact> rows, ContactSet& c);
+void storeImpactImpulses(std::span<const SolverContact> rows, ContactSet& c, int threads = 1);
 
 /// Solver body index of contact i's body B: a particle, or the static body for walls.
 inline Index solverBodyB(const ContactSet& c, size_t i, Index staticBody) {

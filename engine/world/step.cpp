@@ -190,12 +190,13 @@ void World::writeBackVelocities(const StepContext& ctx) {
 
 void World::solveImpacts(StepContext& ctx) {
     m_impactRegion.mark(m_contacts, m_particles.size(), m_settings.impactDepth);
-    buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows, ctx.map);
+    buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows, ctx.map,
+                    ctx.settings.threads);
     PgsOptions options = pgsOptions(ctx, m_settings.impactIterations);
     options.method = SolverMethod::Pgs;  // hard rows, a few sweeps: nothing to accelerate
     const PgsResult r = m_impactPgs.solve(m_impactRows, m_bodies, options);
     ctx.stats.impactIterations += r.iterations;
-    storeImpactImpulses(m_impactRows, m_contacts);
+    storeImpactImpulses(m_impactRows, m_contacts, ctx.settings.threads);
 }
 
 bool World::impactsOutranDetection(const StepContext& ctx) const {
