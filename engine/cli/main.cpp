@@ -41,10 +41,14 @@ constexpr CommandHelp kCommands[] = {
         the same scene file, length and values.
 )"},
     {"validate", R"(  validate [--quick] [--case ID] [--out DIR] [--jobs N] [--assemble]
+        [--resume] [--checkpoint-every S]
         Reproduce the papers' test systems and write a Markdown report with tables and
         plots (docs/validation/; --quick: small systems, trend checks, ~10 min). --case runs
         one case and keeps the others' sections; --assemble only rebuilds the README (with
-        docs/validation/findings/) from the sections already there.
+        docs/validation/findings/) from the sections already there. Every run writes a
+        checkpoint each S seconds of wall time (60) and its outcome when done, in DIR/runs/;
+        --resume takes the runs done and goes on from the checkpoints of those cut short
+        (Ctrl-C, a kill), bit for bit, for the same scene files and specs.
 )"},
     {"bench", R"(  bench [--quick] [--particles N]
         Benchmarks on a settled bed of spheres; JSON on stdout (docs/PERFORMANCE.md).

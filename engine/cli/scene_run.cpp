@@ -42,9 +42,14 @@ Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Overr
 Expected<SceneRun> restoreSceneRun(const std::string& checkpoint, const std::vector<Override>& overrides) {
     auto saved = readCheckpoint(checkpoint);
     if (!saved) return saved.error();
-    auto run = buildSceneRun(saved->scene);
+    return restoreSceneRun(*saved, checkpoint, overrides);
+}
+
+Expected<SceneRun> restoreSceneRun(Checkpoint& saved, const std::string& checkpoint,
+                                   const std::vector<Override>& overrides) {
+    auto run = buildSceneRun(saved.scene);
     if (!run) return Error{checkpoint + ": its scene: " + run.error().message};
-    if (auto e = run->world.loadState(saved->state)) return Error{checkpoint + ": " + e->message};
+    if (auto e = run->world.loadState(saved.state)) return Error{checkpoint + ": " + e->message};
     StepSettings settings = run->world.settings();
     for (const Override& o : overrides) {
         if (o.key != "threads")
@@ -67,9 +72,10 @@ long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<doub
 }
 
 void executeSceneRun(SceneRun& run, long steps,
-                     const std::function<bool(const StepStats&, long)>& afterStep) {
+                     const std::function<bool(const StepStats&, long)>& afterStep,
+                     bool continueRecorder) {
     // Keep reports small for long runs: at most ~2000 sampled steps.
-    run.recorder = RunRecorder(std::max(1L, steps / 2000));
+    if (!continueRecorder) run.recorder = RunRecorder(std::max(1L, steps / 2000));
     const auto start = std::chrono::steady_clock::now();
     for (long k = 0; k < steps; ++k) {
         const StepStats st = run.world.step();

@@ -31,6 +31,9 @@ Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Overr
 /// Builds the world of a checkpoint's scene and loads its state; `overrides` (only `threads`)
 /// apply after. Errors name the file.
 Expected<SceneRun> restoreSceneRun(const std::string& checkpoint, const std::vector<Override>& overrides);
+/// The same from a checkpoint already read (`path` names it in errors).
+Expected<SceneRun> restoreSceneRun(Checkpoint& saved, const std::string& path,
+                                   const std::vector<Override>& overrides);
 
 /// Writes the run's state with its scene (io/checkpoint.hpp).
 std::optional<Error> writeSceneCheckpoint(const SceneRun& run, const std::string& path);
@@ -40,9 +43,11 @@ std::optional<Error> writeSceneCheckpoint(const SceneRun& run, const std::string
 long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<double> time);
 
 /// Runs `steps` steps, recording StepStats; `afterStep(stats, k)` may return false to stop.
-/// A run whose state went non-finite stops after that step (World::divergence()).
+/// A run whose state went non-finite stops after that step (World::divergence()). The
+/// recorder starts afresh unless `continueRecorder` (a run going on from a checkpoint).
 void executeSceneRun(SceneRun& run, long steps,
-                     const std::function<bool(const StepStats&, long)>& afterStep = {});
+                     const std::function<bool(const StepStats&, long)>& afterStep = {},
+                     bool continueRecorder = false);
 
 /// The measurements' results after the run.
 std::vector<MeasurementResult> measurementResults(const World& world);

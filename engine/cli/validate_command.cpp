@@ -83,7 +83,8 @@ void writeReadme(const std::string& out, const std::string& source, bool quick) 
 }  // namespace
 
 int validateCommand(const std::vector<std::string>& args) {
-    bool quick = false, assembleOnly = false;
+    bool quick = false, assembleOnly = false, resume = false;
+    double checkpointSeconds = 60.0;
     std::string out, only;
     int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (size_t i = 0; i < args.size(); ++i) {
@@ -95,6 +96,15 @@ int validateCommand(const std::vector<std::string>& args) {
             assembleOnly = true;
         } else if (args[i] == "--case" && i + 1 < args.size()) {
             only = args[++i];
+        } else if (args[i] == "--resume") {
+            resume = true;
+        } else if (args[i] == "--checkpoint-every" && i + 1 < args.size()) {
+            const std::string v = args[++i];
+            char* end = nullptr;
+            const double t = std::strtod(v.c_str(), &end);
+            if (end == v.c_str() || *end || !(t > 0.0) || !(t < 1e9))
+                return badInput("--checkpoint-every " + v + ": expected seconds of wall time > 0");
+            checkpointSeconds = t;
         } else if (args[i] == "--jobs" && i + 1 < args.size()) {
             const std::string v = args[++i];
             const auto n = positiveInteger(v, 1024);
@@ -120,7 +130,7 @@ int validateCommand(const std::vector<std::string>& args) {
         std::printf("validate: report %s/README.md\n", out.c_str());
         return 0;
     }
-    const Context context(quick, source, out, jobs);
+    const Context context(quick, source, out, jobs, resume, checkpointSeconds);
     const auto start = std::chrono::steady_clock::now();
     int failed = 0;
     for (const Case& c : cases()) {

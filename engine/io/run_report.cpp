@@ -5,6 +5,8 @@
 #include "io/scene_file.hpp"
 
 #include <cstdio>
+#include <type_traits>
+#include <utility>
 #include <filesystem>
 #include <fstream>
 
@@ -35,6 +37,99 @@ void RunRecorder::record(const StepStats& s) {
         m_samples.push_back({s.time, s.kineticEnergy, s.residual, s.meanOverlap, s.maxOverlap,
                              s.seconds.total(), s.contacts, s.iterations, s.impacts,
                              s.reductionLevel, s.aggregates});
+}
+
+namespace {
+
+void archiveStat(StateArchive& a, const std::string& name, RunningStat& s) {
+    const auto scope = a.scope(name);
+    a.field("sum", s.sum);
+    a.field("max", s.max);
+    a.field("last", s.last);
+    a.field("count", s.count);
+}
+
+void archivePhases(StateArchive& a, const std::string& name, PhaseTimes& t) {
+    const auto scope = a.scope(name);
+    a.field("collide", t.collide);
+    a.field("impact", t.impact);
+    a.field("solve", t.solve);
+    a.field("integrate", t.integrate);
+    a.field("measure", t.measure);
+    a.field("reduce", t.reduce);
+}
+
+void archiveStats(StateArchive& a, const std::string& name, StepStats& s) {
+    const auto scope = a.scope(name);
+    a.field("step", s.step);
+    a.field("time", s.time);
+    archivePhases(a, "seconds", s.seconds);
+    a.field("particles", s.particles);
+    a.field("threads", s.threads);
+    a.field("emitted", s.emitted);
+    a.field("removed", s.removed);
+    a.field("contacts", s.contacts);
+    a.field("speculativeContacts", s.speculativeContacts);
+    a.field("impacts", s.impacts);
+    a.field("iterations", s.iterations);
+    a.field("impactIterations", s.impactIterations);
+    a.field("residual", s.residual);
+    a.field("maxResidual", s.maxResidual);
+    a.field("normalResidual", s.normalResidual);
+    a.field("kineticEnergy", s.kineticEnergy);
+    a.field("meanOverlap", s.meanOverlap);
+    a.field("maxOverlap", s.maxOverlap);
+    a.field("reductionEnabled", s.reductionEnabled);
+    a.field("reductionLevel", s.reductionLevel);
+    a.field("aggregates", s.aggregates);
+    a.field("members", s.members);
+    a.field("merged", s.merged);
+    a.field("split", s.split);
+}
+
+}  // namespace
+
+void RunRecorder::archive(StateArchive& a) {
+    a.field("every", m_every);
+    a.field("steps", m_steps);
+    archivePhases(a, "phases", m_phases);
+    archiveStats(a, "last", m_last);
+    for (auto [name, stat] : {std::pair<const char*, RunningStat*>{"contacts", &contacts},
+                              {"iterations", &iterations}, {"residual", &residual},
+                              {"kineticEnergy", &kineticEnergy}, {"meanOverlap", &meanOverlap},
+                              {"maxOverlap", &maxOverlap}, {"impacts", &impacts},
+                              {"reductionLevel", &reductionLevel}, {"aggregates", &aggregates},
+                              {"members", &members}})
+        archiveStat(a, name, *stat);
+    // The samples as one array per field.
+    const auto scope = a.scope("samples");
+    auto column = [&](const char* name, auto member) {
+        using F = std::remove_reference_t<decltype(m_samples[0].*member)>;
+        std::vector<std::conditional_t<std::is_integral_v<F>, std::int64_t, double>> v;
+        for (const Sample& s : m_samples) v.push_back(s.*member);
+        a.field(name, v);
+        if (!a.loading()) return;
+        if (v.size() != m_samples.size()) return a.fail(std::string("recorder samples of different lengths (") + name + ")");
+        for (size_t i = 0; i < v.size(); ++i) m_samples[i].*member = static_cast<F>(v[i]);
+    };
+    // The first column read decides how many samples there are.
+    std::vector<double> times;
+    for (const Sample& s : m_samples) times.push_back(s.time);
+    a.field("time", times);
+    if (a.loading()) {
+        m_samples.assign(times.size(), Sample{});
+        for (size_t i = 0; i < times.size(); ++i) m_samples[i].time = times[i];
+    }
+    column("kineticEnergy", &Sample::kineticEnergy);
+    column("residual", &Sample::residual);
+    column("meanOverlap", &Sample::meanOverlap);
+    column("maxOverlap", &Sample::maxOverlap);
+    column("stepSeconds", &Sample::stepSeconds);
+    column("contacts", &Sample::contacts);
+    column("iterations", &Sample::iterations);
+    column("impacts", &Sample::impacts);
+    column("reductionLevel", &Sample::reductionLevel);
+    column("aggregates", &Sample::aggregates);
 }
 
 namespace {

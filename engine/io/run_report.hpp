@@ -2,6 +2,8 @@
 // made it. Written as the report JSON of `ndem run --report`.
 #pragma once
 
+#include "core/state_archive.hpp"
+
 #include "core/error.hpp"
 #include "core/step_stats.hpp"
 
@@ -49,6 +51,9 @@ public:
     };
     const std::vector<Sample>& samples() const { return m_samples; }
     long sampleEvery() const { return m_every; }
+    /// Saves or loads everything recorded so far (a validation run going on from a
+    /// checkpoint keeps its statistics, core/state_archive.hpp).
+    void archive(StateArchive& a);
 
 private:
     long m_every;

@@ -351,6 +351,30 @@ TEST_F(Cli, ASweepStoppedWithCtrlCKeepsItsFinishedRuns) {
     EXPECT_EQ(lines, 5);
 }
 
+TEST_F(Cli, AValidationCutShortGoesOnFromItsCheckpointsBitForBit) {
+    const fs::path whole = m_dir / "whole", cut = m_dir / "cut";
+    const std::string validate = "validate --quick --case janssen --jobs 1 --checkpoint-every 0.05 --out ";
+    ASSERT_EQ(run(validate + whole.string()).code, 0);
+    for (const auto& entry : fs::directory_iterator(whole / "runs"))
+        EXPECT_EQ(entry.path().string().find(".running."), std::string::npos) << "a checkpoint left: " << entry.path();
+    // Killed (SIGKILL) while a run is under way with a checkpoint on disk, then resumed.
+    const std::string script = "bash -c 'set -m; " + std::string(NDEM_CLI) + " " + validate + cut.string() +
+                               " 2>/dev/null & pid=$!; for k in $(seq 600); do ls " + (cut / "runs").string() +
+                               "/*.running.h5 >/dev/null 2>&1 && break; sleep 0.01; done; kill -KILL $pid; wait $pid'";
+    std::system(script.c_str());
+    const Result resumed = run(validate + cut.string() + " --resume");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find("went on from its checkpoint"), std::string::npos) << resumed.err;
+    // The case's tables (pressure profiles: no wall time in them) are the same bytes.
+    int compared = 0;
+    for (const auto& entry : fs::directory_iterator(whole / "janssen")) {
+        if (entry.path().extension() != ".csv") continue;
+        EXPECT_EQ(readFile(cut / "janssen" / entry.path().filename()), readFile(entry.path())) << entry.path();
+        ++compared;
+    }
+    EXPECT_GE(compared, 4);
+}
+
 TEST_F(Cli, EveryCommandHasHelp) {
     for (const std::string command : {"run", "sweep", "validate", "bench", "keys", "version"}) {
         const Result r = run(command + " --help");

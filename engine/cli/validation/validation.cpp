@@ -1,5 +1,7 @@
 #include "validation.hpp"
 
+#include "run_progress.hpp"
+
 #include "core/parallel.hpp"
 #include "io/csv_writer.hpp"
 #include "../progress.hpp"
@@ -10,11 +12,22 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <numeric>
 #include <thread>
 
 namespace ndem::cli::validation {
+
+namespace {
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
 
 const MeasurementResult* RunOutcome::measurement(const std::string& name, int occurrence) const {
     for (const MeasurementResult& r : results)
@@ -60,23 +73,47 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
             const size_t i = order[k];
             RunOutcome& o = out[i];
             o.spec = specs[i];
+            const std::string scenePath = m_source + "/" + specs[i].scene;
+            std::string what;
+            for (const Override& ov : specs[i].overrides) what += " " + ov.key + "=" + ov.value;
+            if (!specs[i].later.empty()) what += " | from t = " + num(specs[i].switchAt) + ":";
+            for (const Override& ov : specs[i].later) what += " " + ov.key + "=" + ov.value;
+            auto report = [&](const char* how, double seconds) {
+                std::lock_guard lock(printing);
+                ++finished;
+                const double elapsed =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - batchStart).count();
+                std::fprintf(stderr, "validate %s [%zu/%zu done] %s%s: %s%.1f s%s\n", label.c_str(),
+                             finished, specs.size(), specs[i].scene.c_str(), what.c_str(), how,
+                             seconds, etaText(elapsed, finished, specs.size()).c_str());
+            };
+            const RunFiles files = runFiles(m_out, readText(scenePath), specs[i], label);
+            if (m_resume && loadOutcome(files.done, o)) {
+                o.spec = specs[i];
+                report("kept from an earlier run, ", o.wallSeconds);
+                continue;
+            }
             // Runs side by side share the cores: each takes its part unless it asks.
-            std::vector<Override> overrides = specs[i].overrides;
-            const bool threadsGiven = std::any_of(overrides.begin(), overrides.end(),
+            const bool threadsGiven = std::any_of(specs[i].overrides.begin(), specs[i].overrides.end(),
                                                   [](const Override& v) { return v.key == "threads"; });
+            std::vector<Override> share;
             if (!threadsGiven && jobs > 1)
-                overrides.push_back({"threads", std::to_string(std::max(1, hardwareThreads() / jobs))});
-            auto loaded = loadSceneRun(m_source + "/" + specs[i].scene, overrides);
+                share.push_back({"threads", std::to_string(std::max(1, hardwareThreads() / jobs))});
+            std::vector<Override> overrides = specs[i].overrides;
+            overrides.insert(overrides.end(), share.begin(), share.end());
+            RunProgress before;
+            const bool resumed = m_resume && std::filesystem::exists(files.checkpoint);
+            auto loaded = resumed ? resumeRun(files.checkpoint, share, before) : loadSceneRun(scenePath, overrides);
             if (!loaded) {
                 o.error = loaded.error().message;
                 continue;
             }
             SceneRun& run = loaded.value();
             std::optional<StepSettings> later;
-            if (!specs[i].later.empty()) {
+            if (!specs[i].later.empty() && !before.switched) {
                 std::vector<Override> all = overrides;
                 all.insert(all.end(), specs[i].later.begin(), specs[i].later.end());
-                auto switched = loadSceneFile(m_source + "/" + specs[i].scene, all);
+                auto switched = loadSceneFile(scenePath, all);
                 if (!switched) {
                     o.error = switched.error().message;
                     continue;
@@ -84,35 +121,56 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                 later = switched->settings;
             }
             const auto start = std::chrono::steady_clock::now();
-            auto switchTime = start;
-            executeSceneRun(run, stepsFor(run, std::nullopt, specs[i].time),
-                            [&](const StepStats&, long) {
-                                if (later && run.world.time() >= specs[i].switchAt - 1e-9) {
-                                    if (auto e = run.world.applySettings(*later)) o.error = e->message;
-                                    later.reset();
-                                    switchTime = std::chrono::steady_clock::now();
-                                }
-                                return o.error.empty();
-                            });
+            auto switchTime = before.switched ? start : std::chrono::time_point<std::chrono::steady_clock>{};
+            auto lastCheckpoint = start;
+            double saving = 0.0, savingLater = 0.0;  // wall time spent writing checkpoints
+            // What this session adds to the progress the checkpoint held (the timed rows of
+            // the cases must not count the writing).
+            auto progress = [&] {
+                const auto now = std::chrono::steady_clock::now();
+                RunProgress p = before;
+                p.wallSeconds += std::chrono::duration<double>(now - start).count() - saving;
+                p.switched = before.switched || (!specs[i].later.empty() && !later);
+                if (p.switched && !specs[i].later.empty())
+                    p.laterWallSeconds += std::chrono::duration<double>(now - switchTime).count() - savingLater;
+                return p;
+            };
+            const double end = specs[i].time ? *specs[i].time : run.scene.duration;
+            const long steps = std::max(0L, static_cast<long>(std::ceil(
+                                                (end - run.world.time()) / run.world.settings().timeStep - 1e-9)));
+            executeSceneRun(
+                run, steps,
+                [&](const StepStats&, long) {
+                    if (later && run.world.time() >= specs[i].switchAt - 1e-9) {
+                        if (auto e = run.world.applySettings(*later)) o.error = e->message;
+                        later.reset();
+                        switchTime = std::chrono::steady_clock::now();
+                    }
+                    const auto now = std::chrono::steady_clock::now();
+                    if (std::chrono::duration<double>(now - lastCheckpoint).count() >= m_checkpointSeconds) {
+                        if (auto e = saveProgress(files.checkpoint, run, progress()))
+                            std::fprintf(stderr, "ndem: warning: %s\n", e->message.c_str());
+                        lastCheckpoint = std::chrono::steady_clock::now();
+                        const double spent = std::chrono::duration<double>(lastCheckpoint - now).count();
+                        saving += spent;
+                        if (!specs[i].later.empty() && !later) savingLater += spent;
+                    }
+                    return o.error.empty();
+                },
+                resumed);
             if (const auto& d = run.world.divergence()) o.error = d->message;
-            if (switchTime != start)
-                o.laterWallSeconds =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - switchTime).count();
+            const RunProgress done = progress();
+            o.laterWallSeconds = done.laterWallSeconds;
             o.results = measurementResults(run.world);
             o.recorder = run.recorder;
-            o.wallSeconds = run.wallSeconds;
+            o.wallSeconds = before.wallSeconds + run.wallSeconds;
             o.finalTime = run.world.time();
-            std::lock_guard lock(printing);
-            std::string what;
-            for (const Override& ov : specs[i].overrides) what += " " + ov.key + "=" + ov.value;
-            if (!specs[i].later.empty()) what += " | from t = " + num(specs[i].switchAt) + ":";
-            for (const Override& ov : specs[i].later) what += " " + ov.key + "=" + ov.value;
-            ++finished;
-            const double elapsed =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - batchStart).count();
-            std::fprintf(stderr, "validate %s [%zu/%zu done] %s%s: %.1f s%s\n", label.c_str(),
-                         finished, specs.size(), specs[i].scene.c_str(), what.c_str(),
-                         run.wallSeconds, etaText(elapsed, finished, specs.size()).c_str());
+            std::error_code ec;
+            if (o.error.empty()) {
+                if (auto e = saveOutcome(files.done, run, o)) std::fprintf(stderr, "ndem: warning: %s\n", e->message.c_str());
+                std::filesystem::remove(files.checkpoint, ec);
+            }
+            report(resumed ? "went on from its checkpoint, " : "", o.wallSeconds);
         }
     };
     std::vector<std::thread> threads;

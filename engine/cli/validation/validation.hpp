@@ -59,8 +59,12 @@ struct RunOutcome {
 
 class Context {
 public:
-    Context(bool quick, std::string sourceDir, std::string outDir, int jobs)
-        : m_quick(quick), m_source(std::move(sourceDir)), m_out(std::move(outDir)), m_jobs(jobs) {}
+    /// `resume`: take the runs already done in OUT/runs/ and go on from the checkpoints of
+    /// those cut short, which every run writes each `checkpointSeconds` of wall time.
+    Context(bool quick, std::string sourceDir, std::string outDir, int jobs, bool resume = false,
+            double checkpointSeconds = 60.0)
+        : m_quick(quick), m_source(std::move(sourceDir)), m_out(std::move(outDir)), m_jobs(jobs),
+          m_resume(resume), m_checkpointSeconds(checkpointSeconds) {}
     bool quick() const { return m_quick; }
     const std::string& outDir() const { return m_out; }
     /// Runs the specs in parallel (up to `jobs` at a time); progress lines on stderr.
@@ -74,6 +78,8 @@ private:
     bool m_quick;
     std::string m_source, m_out;
     int m_jobs;
+    bool m_resume;
+    double m_checkpointSeconds;
 };
 
 /// A validation case.
