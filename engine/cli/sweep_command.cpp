@@ -150,9 +150,10 @@ int sweepCommand(const std::vector<std::string>& args) {
         std::ifstream in(o.scenePath, std::ios::binary);
         sceneText.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    const std::string identity = sweepIdentity(
-        sceneText, o.steps ? "steps " + std::to_string(*o.steps)
-                           : o.time ? "time " + std::to_string(*o.time) : std::string("the scene's duration"));
+    const std::string identity =
+        sweepIdentity(sceneText, o.steps  ? "steps " + std::to_string(*o.steps)
+                                 : o.time ? "time " + std::to_string(*o.time)
+                                          : std::string("the scene's duration"));
     std::vector<RunRow> rows(total);
     std::vector<size_t> todo;
     for (size_t i = 0; i < total; ++i) {

@@ -143,7 +143,8 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
             // listed pair would be mispredicted about every third time.
             const std::span<const std::int32_t> listed = m_neighbours.of(i);
             const std::span<const std::int32_t> extra = m_neighbours.escapedOf(i);
-            if (ranked.size() < listed.size() + extra.size()) ranked.resize(2 * (listed.size() + extra.size()));
+            if (ranked.size() < listed.size() + extra.size())
+                ranked.resize(2 * (listed.size() + extra.size()));
             size_t count = 0;
             if (!m_neighbours.escaped(i))
                 for (std::int32_t j : listed) {
@@ -165,10 +166,12 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                     aroundValid = true;
                 }
                 for (size_t k = 0; k < count; ++k)
-                    ranked[k] |= static_cast<std::uint64_t>(firstPlace(around, m_bucket[ranked[k]])) << 32;
+                    ranked[k] |= static_cast<std::uint64_t>(firstPlace(around, m_bucket[ranked[k]]))
+                                 << 32;
                 std::sort(ranked.begin(), ranked.begin() + count);
             }
-            for (size_t k = 0; k < count; ++k) mine.emplace_back(i, static_cast<Index>(ranked[k] & 0xFFFFFFFFu));
+            for (size_t k = 0; k < count; ++k)
+                mine.emplace_back(i, static_cast<Index>(ranked[k] & 0xFFFFFFFFu));
         }
         parallel::barrier();
         size_t first = 0, total = 0;

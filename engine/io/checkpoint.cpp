@@ -77,7 +77,8 @@ std::optional<std::string> checkSeal(const std::string& path) {
     if (actualBytes != bytes)
         return "damaged checkpoint: " + std::to_string(actualBytes) + " bytes of data where " +
                std::to_string(bytes) + " were written (cut short or appended to)";
-    if (actualHash != hash) return std::string("damaged checkpoint: its checksum does not match what was written");
+    if (actualHash != hash)
+        return std::string("damaged checkpoint: its checksum does not match what was written");
     return std::nullopt;
 }
 

@@ -109,7 +109,8 @@ void RunRecorder::archive(StateArchive& a) {
         for (const Sample& s : m_samples) v.push_back(s.*member);
         a.field(name, v);
         if (!a.loading()) return;
-        if (v.size() != m_samples.size()) return a.fail(std::string("recorder samples of different lengths (") + name + ")");
+        if (v.size() != m_samples.size())
+            return a.fail(std::string("recorder samples of different lengths (") + name + ")");
         for (size_t i = 0; i < v.size(); ++i) m_samples[i].*member = static_cast<F>(v[i]);
     };
     // The first column read decides how many samples there are.

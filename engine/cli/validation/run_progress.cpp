@@ -27,7 +27,8 @@ void archiveOutcome(StateArchive& a, RunOutcome& o) {
     std::int64_t count = static_cast<std::int64_t>(o.results.size());
     a.field("results", count);
     if (a.loading()) o.results.assign(static_cast<size_t>(std::max<std::int64_t>(0, count)), {});
-    for (size_t k = 0; k < o.results.size(); ++k) archiveResult(a, "result/" + std::to_string(k), o.results[k]);
+    for (size_t k = 0; k < o.results.size(); ++k)
+        archiveResult(a, "result/" + std::to_string(k), o.results[k]);
     const auto inner = a.scope("recorder");
     o.recorder.archive(a);
 }

@@ -103,7 +103,8 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
             overrides.insert(overrides.end(), share.begin(), share.end());
             RunProgress before;
             const bool resumed = m_resume && std::filesystem::exists(files.checkpoint);
-            auto loaded = resumed ? resumeRun(files.checkpoint, share, before) : loadSceneRun(scenePath, overrides);
+            auto loaded = resumed ? resumeRun(files.checkpoint, share, before)
+                                  : loadSceneRun(scenePath, overrides);
             if (!loaded) {
                 o.error = loaded.error().message;
                 continue;
@@ -132,12 +133,14 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                 p.wallSeconds += std::chrono::duration<double>(now - start).count() - saving;
                 p.switched = before.switched || (!specs[i].later.empty() && !later);
                 if (p.switched && !specs[i].later.empty())
-                    p.laterWallSeconds += std::chrono::duration<double>(now - switchTime).count() - savingLater;
+                    p.laterWallSeconds +=
+                        std::chrono::duration<double>(now - switchTime).count() - savingLater;
                 return p;
             };
             const double end = specs[i].time ? *specs[i].time : run.scene.duration;
-            const long steps = std::max(0L, static_cast<long>(std::ceil(
-                                                (end - run.world.time()) / run.world.settings().timeStep - 1e-9)));
+            const long steps =
+                std::max(0L, static_cast<long>(std::ceil(
+                                 (end - run.world.time()) / run.world.settings().timeStep - 1e-9)));
             executeSceneRun(
                 run, steps,
                 [&](const StepStats&, long) {
@@ -167,7 +170,8 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
             o.finalTime = run.world.time();
             std::error_code ec;
             if (o.error.empty()) {
-                if (auto e = saveOutcome(files.done, run, o)) std::fprintf(stderr, "ndem: warning: %s\n", e->message.c_str());
+                if (auto e = saveOutcome(files.done, run, o))
+                    std::fprintf(stderr, "ndem: warning: %s\n", e->message.c_str());
                 std::filesystem::remove(files.checkpoint, ec);
             }
             report(resumed ? "went on from its checkpoint, " : "", o.wallSeconds);
