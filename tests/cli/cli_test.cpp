@@ -171,6 +171,10 @@ TEST_F(Cli, CountsOfSweepAndValidateAreWholeNumbersInRange) {
                                "--jobs 99999999999999999999"},
                           Case{"validate --jobs abc --out " + (m_dir / "v").string(), "--jobs abc"},
                           Case{"validate --jobs 2.5 --out " + (m_dir / "v").string(), "--jobs 2.5"},
+                          Case{"validate --checkpoint-every 0 --out " + (m_dir / "v").string(),
+                               "--checkpoint-every 0"},
+                          Case{"validate --checkpoint-every soon --out " + (m_dir / "v").string(),
+                               "--checkpoint-every soon"},
                           Case{"run " + f + " --steps 99999999999999999999", "--steps 99999999999999999999"}}) {
         const Result r = run(c.args);
         EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
