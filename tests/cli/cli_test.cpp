@@ -332,26 +332,33 @@ TEST_F(Cli, ASweepStoppedWithCtrlCKeepsItsFinishedRuns) {
     const std::string f = scene("s.json", kScene);
     const fs::path out = m_dir / "sweep";
     const std::string sweep = std::string(NDEM_CLI) + " sweep " + f +
-                              " --set solver.iterations=10,20,30,40 --steps 20000 --jobs 1 --out " + out.string();
+                              " --set solver.iterations=10,20,30,40 --steps 60000 --jobs 1 --out " +
+                              out.string();
     // SIGINT once the first run is on disk, as a Ctrl-C in the terminal would send it (set -m:
     // without job control bash starts background commands with SIGINT ignored).
-    const std::string script = "bash -c 'set -m; " + sweep + " 2>/dev/null & pid=$!; for k in $(seq 600); do [ -f " +
+    const std::string script = "bash -c 'set -m; " + sweep +
+                               " 2>/dev/null & pid=$!; for k in $(seq 600); do [ -f " +
                                (out / "runs" / "run-0.json").string() +
-                               " ] && break; sleep 0.05; done; kill -INT $pid; wait $pid; exit $?'";
+                               " ] && break; sleep 0.01; done; kill -INT $pid; wait $pid; exit $?'";
     const int status = std::system(script.c_str());
     ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_NE(WEXITSTATUS(status), 0) << "the sweep was stopped";
+    // Each run takes far longer than the 10 ms the signal may lag: the sweep was stopped.
+    EXPECT_NE(WEXITSTATUS(status), 0) << "the sweep ended before the signal";
     EXPECT_FALSE(fs::exists(out / "summary.csv"));
     const nlohmann::json first = nlohmann::json::parse(readFile(out / "runs" / "run-0.json"));
     EXPECT_EQ(first["overrides"][0]["value"], "10");
 
-    const Result resumed = run("sweep " + f + " --set solver.iterations=10,20,30,40 --steps 20000 --jobs 1 --resume --out " +
-                               out.string());
+    const Result resumed =
+        run("sweep " + f +
+            " --set solver.iterations=10,20,30,40 --steps 60000 --jobs 1 --resume --out " +
+            out.string());
     ASSERT_EQ(resumed.code, 0) << resumed.err;
-    EXPECT_EQ(resumed.err.find("iterations=10:"), std::string::npos) << "run 0 was kept: " << resumed.err;
+    EXPECT_EQ(resumed.err.find("iterations=10:"), std::string::npos)
+        << "run 0 was kept: " << resumed.err;
     std::stringstream rows(readFile(out / "summary.csv"));
     int lines = 0;
-    for (std::string l; std::getline(rows, l);) ++lines;
+    for (std::string l; std::getline(rows, l);)
+        ++lines;
     EXPECT_EQ(lines, 5);
 }
 
