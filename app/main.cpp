@@ -36,8 +36,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "ndem-studio: %s\n", error->c_str());
         return 2;
     }
-    if (options.help) {
-        std::fputs(ndem::app::kStudioUsage, stdout);
+    if (!options.help.empty()) {
+        std::fputs(options.help.c_str(), stdout);
         return 0;
     }
     if (options.version) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # libFuzzer (Debian's clang) on what reads untrusted input: the scene parser, the `--set`
-# parser and the checkpoint reader (tests/fuzz/). Builds build-fuzz/ (AddressSanitizer and
+# parser, the checkpoint reader and the command-line parser (tests/fuzz/). Builds build-fuzz/ (AddressSanitizer and
 # UndefinedBehaviorSanitizer on), seeds each corpus (the shipped scenes, the keys of
 # `ndem keys`, a checkpoint of a small silo), runs every target for NDEM_FUZZ_RUNS inputs
 # (default 20 000) and the regression inputs of tests/fuzz/regressions/, and fails on a crash,
@@ -17,7 +17,7 @@ if [ ! -f build-fuzz/build.ninja ]; then
     -DCMAKE_CXX_FLAGS_FUZZ="-O1" -DNDEM_FUZZ=ON -DNDEM_BUILD_APP=OFF -DNDEM_BUILD_TESTS=OFF \
     -DNDEM_BUILD_BENCH=OFF >/dev/null
 fi
-targets=(scene_text override checkpoint)
+targets=(scene_text override checkpoint command_line)
 cmake --build build-fuzz --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 corpus=build-fuzz/corpus
@@ -34,6 +34,10 @@ fi
 printf 'solver.iterations=50' > "$corpus/override/iterations"
 printf 'materials.grain.friction=0.5' > "$corpus/override/friction"
 printf 'walls.0.enabled=false' > "$corpus/override/wall"
+printf 'run\nscene.json\n--steps\n100\n--set\nsolver.iterations=50\n--threads\n2\n-q\n' \
+  > "$corpus/command_line/run"
+printf 'run\n--time=0.5\n--report=r.json\n-j\n4\n--set\nnokeyvalue\n-h\n' \
+  > "$corpus/command_line/help"
 
 status=0
 for t in "${targets[@]}"; do

@@ -25,13 +25,12 @@ struct StudioOptions {
     bool forces = false;               ///< --forces: show the force network
     bool clip = false;                 ///< --clip: cut the scene open with the clip plane
     bool timing = false;               ///< --timing: print frame times when quitting
-    bool help = false;
+    std::string help;                  ///< --help: the text to print
     bool version = false;
 };
 
-extern const char* const kStudioUsage;
-
-/// Parses argv[1..]; the error is one line naming the flag and the value.
+/// Parses argv[1..] with the parser `ndem` uses (io/command_line.hpp); the error is one line
+/// naming the flag and the value.
 std::optional<std::string> parseStudioOptions(const std::vector<std::string>& args,
                                               StudioOptions& out);
 

@@ -7,31 +7,29 @@
 
 namespace ndem::cli {
 
-int benchCommand(const std::vector<std::string>& args) {
-    bench::BenchOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--quick") {
-            options.quick = true;
-        } else if (args[i] == "--particles" && i + 1 < args.size()) {
-            try {
-                size_t used = 0;
-                const long n = std::stol(args[i + 1], &used);
-                if (used != args[i + 1].size() || n < 100 || n > 10000000) throw 0;
-                options.particles = static_cast<int>(n);
-            } catch (...) {
-                return badInput("--particles " + args[i + 1] + ": expected a whole number >= 100");
-            }
-            ++i;
-        } else {
-            return badInput("bench: unknown option '" + args[i] + "' (try `ndem bench --help`)");
-        }
-    }
+namespace {
+
+int runBench(bench::BenchOptions& options) {
     options.progress = [](const std::string& line) {
         std::fprintf(stderr, "bench: %s\n", line.c_str());
     };
     const auto report = bench::runBenchmarks(options);
     std::printf("%s\n", report.dump(2).c_str());
     return 0;
+}
+
+}  // namespace
+
+Command addBenchCommand(CLI::App& ndem) {
+    auto o = std::make_shared<bench::BenchOptions>();
+    CLI::App* app = cmdline::addCommand(
+        ndem, "bench", "ndem bench [--quick] [--particles N]",
+        "Benchmarks on a settled bed of spheres; JSON on stdout (docs/PERFORMANCE.md).",
+        kExitCodes);
+    app->add_flag("--quick", o->quick, "a small bed and few repeats");
+    cmdline::addCount(*app, "--particles", "N", "grains in the bed", o->particles, 100, 10000000,
+                      "a whole number from 100 to 10^7");
+    return {app, [o] { return runBench(*o); }};
 }
 
 }  // namespace ndem::cli

@@ -42,10 +42,7 @@ struct KeyPrinter {
     }
 };
 
-}  // namespace
-
-int keysCommand(const std::vector<std::string>& args) {
-    if (!args.empty()) return badInput("keys takes no arguments");
+int printKeys() {
     std::printf("Settings (scene file \"settings\": {...}; --set key=value):\n");
     std::printf("  %-36s %-10s %-14s %-16s %s\n", "key", "unit", "default", "range", "meaning");
     StepSettings defaults;
@@ -59,6 +56,15 @@ int keysCommand(const std::vector<std::string>& args) {
     }
     std::printf("\nMaterials, walls and particle generators: docs/scene-format.md\n");
     return 0;
+}
+
+}  // namespace
+
+Command addKeysCommand(CLI::App& ndem) {
+    CLI::App* app =
+        cmdline::addCommand(ndem, "keys", "ndem keys",
+                            "List every setting key with its unit, range and default.", kExitCodes);
+    return {app, [] { return printKeys(); }};
 }
 
 }  // namespace ndem::cli

@@ -40,84 +40,49 @@ struct RunOptions {
     bool quiet = false;
 };
 
-std::optional<double> positiveNumber(const std::string& s) {
-    try {
-        size_t used = 0;
-        const double v = std::stod(s, &used);
-        if (used == s.size() && std::isfinite(v) && v > 0.0) return v;
-    } catch (...) {
-    }
-    return std::nullopt;
+constexpr const char* kSynopsis =
+    "ndem run SCENE [--steps N | --time T] [--set key=value]... [--threads N] [--report "
+    "FILE.json]\n"
+    "            [--csv DIR] [--vtk DIR [--every K]] [--checkpoint FILE.h5 [--checkpoint-every T]] "
+    "[--quiet]\n"
+    "       ndem run --restart FILE.h5 [--steps N | --time T] [--threads N] [--checkpoint FILE.h5 "
+    "...] [...]";
+
+constexpr const char* kDescription =
+    R"(Simulate a scene file (assets/scenes/*.json). Without --steps or --time the scene's
+"duration" is simulated; after --restart, what is left of it, and --steps or --time count
+from the restart. The results are the same bit for bit whatever the thread count.
+--checkpoint writes the whole state (HDF5) at the end, on Ctrl-C, and every T simulated
+seconds with --checkpoint-every; each write replaces the last one whole, and a run that
+diverges keeps its last good checkpoint. --restart goes on from one bit for bit as the run
+that wrote it would have (its scene and settings are in the file; the measurements'
+samples so far too, so they report what an unbroken run would).)";
+
+void addRunFlags(CLI::App& app, RunOptions& o) {
+    app.add_option("SCENE", o.scenePath, "the scene file")->type_name("FILE.json");
+    cmdline::addCount(app, "--steps", "N", "simulate N steps", o.steps, 1, kMaxSteps,
+                      "a whole number from 1 to 10^12");
+    cmdline::addNumber(app, "--time", "T", "simulate T seconds", o.time, 0.0, 1e12,
+                       "a number of seconds > 0");
+    cmdline::addOverrides(app, o.overrides);
+    cmdline::addPath(app, "--report", "FILE.json",
+                     "write settings, a StepStats summary and series, and the measurements",
+                     o.report);
+    cmdline::addPath(app, "--csv", "DIR", "write every measurement table as CSV", o.csvDir);
+    cmdline::addPath(app, "--vtk", "DIR",
+                     "write ParaView files (particles, contact network, walls)", o.vtkDir);
+    cmdline::addCount(app, "--every", "K", "with --vtk: a frame every K steps (10)", o.vtkEvery, 1,
+                      kMaxSteps, "a whole number of steps > 0");
+    cmdline::addPath(app, "--checkpoint", "FILE.h5", "write the whole state here (HDF5)",
+                     o.checkpoint);
+    cmdline::addNumber(app, "--checkpoint-every", "T", "and every T simulated seconds",
+                       o.checkpointEvery, 0.0, 1e12, "a number of seconds > 0");
+    cmdline::addPath(app, "--restart", "FILE.h5", "go on from this checkpoint", o.restart);
+    app.add_flag("-q,--quiet", o.quiet, "no progress bar");
 }
 
-/// Fills `o` from the arguments; returns an error message for bad flags.
-std::optional<std::string> parseArgs(const std::vector<std::string>& args, RunOptions& o) {
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](const char* flag) -> std::optional<std::string> {
-            if (i + 1 >= args.size()) return std::nullopt;
-            (void)flag;
-            return args[++i];
-        };
-        if (a == "--steps") {
-            auto v = value("--steps");
-            if (!v) return "--steps needs a value";
-            o.steps = positiveInteger(*v);
-            if (!o.steps) return "--steps " + *v + ": expected a whole number from 1 to 10^12";
-        } else if (a == "--time") {
-            auto v = value("--time");
-            if (!v) return "--time needs a value";
-            o.time = positiveNumber(*v);
-            if (!o.time) return "--time " + *v + ": expected a number of seconds > 0";
-        } else if (a == "--set") {
-            auto v = value("--set");
-            if (!v) return "--set needs key=value";
-            auto parsed = parseOverride(*v);
-            if (!parsed) return parsed.error().message;
-            o.overrides.push_back(*parsed);
-        } else if (a == "--threads") {
-            auto v = value("--threads");
-            if (!v) return "--threads needs a value";
-            auto parsed = parseThreadsFlag(*v);
-            if (!parsed) return parsed.error().message;
-            o.overrides.push_back(*parsed);
-        } else if (a == "--report") {
-            auto v = value("--report");
-            if (!v || v->empty()) return "--report needs a file name";
-            o.report = *v;
-        } else if (a == "--vtk") {
-            auto v = value("--vtk");
-            if (!v || v->empty()) return "--vtk needs a directory";
-            o.vtkDir = *v;
-        } else if (a == "--csv") {
-            auto v = value("--csv");
-            if (!v || v->empty()) return "--csv needs a directory";
-            o.csvDir = *v;
-        } else if (a == "--every") {
-            auto v = value("--every");
-            if (!v) return "--every needs a value";
-            auto k = positiveInteger(*v);
-            if (!k) return "--every " + *v + ": expected a whole number of steps > 0";
-            o.vtkEvery = *k;
-        } else if (a == "--checkpoint" || a == "--restart") {
-            auto v = value(a.c_str());
-            if (!v || v->empty()) return a + " needs a file name";
-            (a == "--checkpoint" ? o.checkpoint : o.restart) = *v;
-        } else if (a == "--checkpoint-every") {
-            auto v = value("--checkpoint-every");
-            if (!v) return "--checkpoint-every needs a value";
-            o.checkpointEvery = positiveNumber(*v);
-            if (!o.checkpointEvery) return "--checkpoint-every " + *v + ": expected a number of seconds > 0";
-        } else if (a == "--quiet" || a == "-q") {
-            o.quiet = true;
-        } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + a + "' (try `ndem run --help`)";
-        } else if (o.scenePath.empty()) {
-            o.scenePath = a;
-        } else {
-            return "more than one scene given ('" + o.scenePath + "' and '" + a + "')";
-        }
-    }
+/// What the flags cannot say one by one; nullopt when they go together.
+std::optional<std::string> checkCombination(RunOptions& o) {
     if (!o.restart.empty() && !o.scenePath.empty())
         return "give a scene or --restart FILE, not both (the checkpoint holds its scene)";
     if (o.scenePath.empty() && o.restart.empty())
@@ -217,25 +182,8 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
     if (!o.vtkDir.empty()) std::printf("  ParaView      %s/particles.pvd (and contacts.pvd, walls.pvd)\n", o.vtkDir.c_str());
 }
 
-}  // namespace
-
-std::optional<long> positiveInteger(const std::string& text, long max) {
-    // Twelve digits at most: std::stol cannot overflow, and no count here is larger.
-    if (text.empty() || text.size() > 12) return std::nullopt;
-    for (char c : text)
-        if (c < '0' || c > '9') return std::nullopt;
-    const long v = std::stol(text);
-    return v > 0 && v <= max ? std::optional<long>(v) : std::nullopt;
-}
-
-int badInput(const std::string& message) {
-    std::fprintf(stderr, "ndem: error: %s\n", message.c_str());
-    return 2;
-}
-
-int runCommand(const std::vector<std::string>& args) {
-    RunOptions o;
-    if (auto e = parseArgs(args, o)) return badInput(*e);
+int runScene(RunOptions& o) {
+    if (auto e = checkCombination(o)) return badInput(*e);
     auto loaded = o.restart.empty() ? loadSceneRun(o.scenePath, o.overrides)
                                     : restoreSceneRun(o.restart, o.overrides);
     if (!loaded) return badInput(loaded.error().message);
@@ -318,6 +266,15 @@ int runCommand(const std::vector<std::string>& args) {
         }
     }
     return g_interrupted ? 130 : exitCode;
+}
+
+}  // namespace
+
+Command addRunCommand(CLI::App& ndem) {
+    auto o = std::make_shared<RunOptions>();
+    CLI::App* app = cmdline::addCommand(ndem, "run", kSynopsis, kDescription, kExitCodes);
+    addRunFlags(*app, *o);
+    return {app, [o] { return runScene(*o); }};
 }
 
 }  // namespace ndem::cli

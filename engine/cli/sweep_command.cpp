@@ -55,47 +55,45 @@ std::vector<std::string> splitTopLevel(const std::string& s) {
     return out;
 }
 
-std::optional<std::string> parse(const std::vector<std::string>& args, SweepOptions& o) {
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const bool hasValue = i + 1 < args.size();
-        if (a == "--set" && hasValue) {
-            auto o1 = parseOverride(args[++i]);
-            if (!o1) return o1.error().message;
-            SweepKey k{o1->key, splitTopLevel(o1->value)};
-            for (const std::string& v : k.values)
-                if (v.empty()) return "--set " + args[i] + ": empty value in the list";
-            o.keys.push_back(k);
-        } else if (a == "--out" && hasValue) {
-            o.outDir = args[++i];
-        } else if (a == "--jobs" && hasValue) {
-            const std::string v = args[++i];
-            const auto jobs = positiveInteger(v, 1024);
-            if (!jobs) return "--jobs " + v + ": expected a whole number from 1 to 1024";
-            o.jobs = static_cast<int>(*jobs);
-        } else if (a == "--steps" && hasValue) {
-            const std::string v = args[++i];
-            const auto steps = positiveInteger(v);
-            if (!steps) return "--steps " + v + ": expected a whole number from 1 to 10^12";
-            o.steps = *steps;
-        } else if (a == "--time" && hasValue) {
-            const std::string v = args[++i];
-            char* end = nullptr;
-            const double t = std::strtod(v.c_str(), &end);
-            if (end == v.c_str() || *end || !(t > 0)) return "--time " + v + ": expected seconds > 0";
-            o.time = t;
-        } else if (a == "--quiet" || a == "-q") {
-            o.quiet = true;
-        } else if (a == "--resume") {
-            o.resume = true;
-        } else if (!a.empty() && a[0] == '-') {
-            return "sweep: unknown option '" + a + "' or a missing value (try `ndem sweep --help`)";
-        } else if (o.scenePath.empty()) {
-            o.scenePath = a;
-        } else {
-            return "sweep: more than one scene given";
-        }
-    }
+constexpr const char* kSynopsis =
+    "ndem sweep SCENE --set key=v1,v2,... [--set ...] [--steps N | --time T] [--out DIR] [--jobs "
+    "N]\n"
+    "        [--resume]";
+
+constexpr const char* kDescription =
+    R"(Run every combination of the listed values, in parallel. The sweep writes summary.csv,
+one CSV per measurement with all runs, and PNG plots of every figure against the first key.
+Each run's results are kept in DIR/runs/ as it finishes, so a sweep stopped (Ctrl-C, a
+kill) loses only the runs under way: --resume runs only those not done yet, with the same
+scene file, length and values.)";
+
+void addSweepFlags(CLI::App& app, SweepOptions& o) {
+    app.add_option("SCENE", o.scenePath, "the scene file")->type_name("FILE.json");
+    cmdline::addRepeated(app, "--set", "KEY=V1,V2,...",
+                         "the values of one key to sweep (lists inside brackets stay whole)",
+                         [&o](const std::string& v) -> std::optional<std::string> {
+                             auto parsed = parseOverride(v);
+                             if (!parsed) return parsed.error().message;
+                             SweepKey k{parsed->key, splitTopLevel(parsed->value)};
+                             for (const std::string& value : k.values)
+                                 if (value.empty())
+                                     return "--set " + v + ": empty value in the list";
+                             o.keys.push_back(k);
+                             return std::nullopt;
+                         });
+    cmdline::addCount(app, "--steps", "N", "simulate N steps a run", o.steps, 1, kMaxSteps,
+                      "a whole number from 1 to 10^12");
+    cmdline::addNumber(app, "--time", "T", "simulate T seconds a run", o.time, 0.0, 1e12,
+                       "seconds > 0");
+    cmdline::addPath(app, "--out", "DIR", "where the results go (sweep-SCENE)", o.outDir);
+    cmdline::addCount(app, "--jobs", "N", "runs side by side (default: every core)", o.jobs, 1,
+                      1024, "a whole number from 1 to 1024");
+    app.add_flag("--resume", o.resume, "keep the runs already done in DIR/runs/");
+    app.add_flag("-q,--quiet", o.quiet, "no progress lines");
+}
+
+/// What the flags cannot say one by one; nullopt when they go together.
+std::optional<std::string> checkCombination(SweepOptions& o) {
     if (o.scenePath.empty()) return "sweep needs a scene file";
     if (o.keys.empty()) return "sweep needs at least one --set key=v1,v2,...";
     if (o.steps && o.time) return "give --steps or --time, not both";
@@ -131,11 +129,8 @@ std::string safeName(std::string s) {
     return s;
 }
 
-}  // namespace
-
-int sweepCommand(const std::vector<std::string>& args) {
-    SweepOptions o;
-    if (auto e = parse(args, o)) return badInput(*e);
+int runSweep(SweepOptions& o) {
+    if (auto e = checkCombination(o)) return badInput(*e);
     size_t total = 1;
     for (const SweepKey& k : o.keys) total *= k.values.size();
     // Every combination must load before anything runs: bad input costs no time.
@@ -353,6 +348,15 @@ int sweepCommand(const std::vector<std::string>& args) {
     std::printf("sweep: %zu runs of %s → %s (summary.csv, %zu measurement files); %s\n", total,
                 o.scenePath.c_str(), o.outDir.c_str(), tables.size(), plotNote.c_str());
     return 0;
+}
+
+}  // namespace
+
+Command addSweepCommand(CLI::App& ndem) {
+    auto o = std::make_shared<SweepOptions>();
+    CLI::App* app = cmdline::addCommand(ndem, "sweep", kSynopsis, kDescription, kExitCodes);
+    addSweepFlags(*app, *o);
+    return {app, [o] { return runSweep(*o); }};
 }
 
 }  // namespace ndem::cli

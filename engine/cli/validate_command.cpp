@@ -80,40 +80,44 @@ void writeReadme(const std::string& out, const std::string& source, bool quick) 
     md << "| case | checks passing | time |\n|---|---|---|\n" << rows << body;
 }
 
-}  // namespace
+constexpr const char* kSynopsis =
+    "ndem validate [--quick] [--case ID] [--out DIR] [--jobs N] [--assemble]\n"
+    "        [--resume] [--checkpoint-every S]";
 
-int validateCommand(const std::vector<std::string>& args) {
+constexpr const char* kDescription =
+    R"(Reproduce the papers' test systems and write a Markdown report with tables and
+plots (docs/validation/; --quick: small systems, trend checks, ~10 min). --case runs one
+case and keeps the others' sections; --assemble only rebuilds the README (with
+docs/validation/findings/) from the sections already there. Every run writes a checkpoint
+each S seconds of wall time (60) and its outcome when done, in DIR/runs/; --resume takes
+the runs done and goes on from the checkpoints of those cut short (Ctrl-C, a kill), bit
+for bit, for the same scene files and specs.)";
+
+struct ValidateOptions {
     bool quick = false, assembleOnly = false, resume = false;
     double checkpointSeconds = 60.0;
     std::string out, only;
     int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--quick") {
-            quick = true;
-        } else if (args[i] == "--out" && i + 1 < args.size()) {
-            out = args[++i];
-        } else if (args[i] == "--assemble") {
-            assembleOnly = true;
-        } else if (args[i] == "--case" && i + 1 < args.size()) {
-            only = args[++i];
-        } else if (args[i] == "--resume") {
-            resume = true;
-        } else if (args[i] == "--checkpoint-every" && i + 1 < args.size()) {
-            const std::string v = args[++i];
-            char* end = nullptr;
-            const double t = std::strtod(v.c_str(), &end);
-            if (end == v.c_str() || *end || !(t > 0.0) || !(t < 1e9))
-                return badInput("--checkpoint-every " + v + ": expected seconds of wall time > 0");
-            checkpointSeconds = t;
-        } else if (args[i] == "--jobs" && i + 1 < args.size()) {
-            const std::string v = args[++i];
-            const auto n = positiveInteger(v, 1024);
-            if (!n) return badInput("--jobs " + v + ": expected a whole number from 1 to 1024");
-            jobs = static_cast<int>(*n);
-        } else {
-            return badInput("validate: unknown option '" + args[i] + "' (try `ndem validate --help`)");
-        }
-    }
+};
+
+void addValidateFlags(CLI::App& app, ValidateOptions& o) {
+    app.add_flag("--quick", o.quick, "small systems and short runs that check the trends");
+    cmdline::addPath(app, "--case", "ID", "run this case only", o.only);
+    cmdline::addPath(app, "--out", "DIR", "the report's directory (docs/validation)", o.out);
+    cmdline::addCount(app, "--jobs", "N", "runs side by side (default: every core)", o.jobs, 1,
+                      1024, "a whole number from 1 to 1024");
+    app.add_flag("--assemble", o.assembleOnly, "only rebuild the README from the sections");
+    app.add_flag("--resume", o.resume, "take the runs done and go on from the checkpoints");
+    cmdline::addNumber(app, "--checkpoint-every", "S", "a checkpoint every S s of wall time (60)",
+                       o.checkpointSeconds, 0.0, 1e9, "seconds of wall time > 0");
+}
+
+int runValidation(ValidateOptions& o) {
+    const bool quick = o.quick, assembleOnly = o.assembleOnly, resume = o.resume;
+    const double checkpointSeconds = o.checkpointSeconds;
+    const int jobs = o.jobs;
+    const std::string only = o.only;
+    std::string out = o.out;
     if (!only.empty()) {
         bool known = false;
         for (const Case& c : cases()) known |= (only == c.id);
@@ -151,6 +155,15 @@ int validateCommand(const std::vector<std::string>& args) {
     writeReadme(out, source, quick);
     std::printf("validate: %d check(s) failed; report %s/README.md (%.0f s)\n", failed, out.c_str(), seconds);
     return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+Command addValidateCommand(CLI::App& ndem) {
+    auto o = std::make_shared<ValidateOptions>();
+    CLI::App* app = cmdline::addCommand(ndem, "validate", kSynopsis, kDescription, kExitCodes);
+    addValidateFlags(*app, *o);
+    return {app, [o] { return runValidation(*o); }};
 }
 
 }  // namespace ndem::cli

@@ -404,6 +404,36 @@ TEST_F(Cli, EveryCommandHasHelp) {
         EXPECT_NE(all.out.find(command), std::string::npos) << command;
 }
 
+TEST_F(Cli, EveryCommandReadsItsFlagsThroughOneParser) {
+    // The CLI11 forms: --flag=value, a flag given twice keeps the last, --set keeps its order.
+    const std::string f = scene("s.json", kScene);
+    const Result r = run("run " + f + " --steps=5 --steps 2 --set=solver.iterations=7 " +
+                         "--set solver.iterations=9 --quiet --report=" + report());
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json rep = nlohmann::json::parse(readFile(report()));
+    EXPECT_EQ(rep["settings"]["solver"]["iterations"], 9);
+    EXPECT_EQ(rep["run"]["steps"], 2) << rep["run"].dump();
+    struct Case {
+        std::string args, line;
+    };
+    for (const Case& c :
+         {Case{"frob", "ndem: error: unknown command 'frob' (try `ndem --help`)\n"},
+          Case{"bench --frob", "ndem: error: unknown option '--frob' (try `ndem bench --help`)\n"},
+          Case{"keys extra", "ndem: error: unexpected argument 'extra' (try `ndem keys --help`)\n"},
+          Case{"run " + f + " --steps", "ndem: error: --steps needs a value\n"},
+          Case{"run " + f + " --report=", "ndem: error: --report needs a value\n"},
+          Case{"sweep " + f + " --set solver.iterations=10, --steps 2",
+               "ndem: error: --set solver.iterations=10,: empty value in the list\n"},
+          Case{"validate --checkpoint-every 1e999",
+               "ndem: error: --checkpoint-every 1e999: expected "
+               "seconds of wall time > 0\n"}}) {
+        const Result bad = run(c.args);
+        EXPECT_EQ(bad.code, 2) << c.args;
+        EXPECT_EQ(bad.err, c.line) << c.args;
+        EXPECT_TRUE(bad.out.empty()) << bad.out;
+    }
+}
+
 TEST_F(Cli, KeysListsEverySetting) {
     const Result r = run("keys");
     ASSERT_EQ(r.code, 0);
