@@ -337,14 +337,16 @@ TEST_F(Cli, ASweepStoppedWithCtrlCKeepsItsFinishedRuns) {
     // SIGINT once the first run is on disk, as a Ctrl-C in the terminal would send it (set -m:
     // without job control bash starts background commands with SIGINT ignored).
     const std::string script = "bash -c 'set -m; " + sweep +
-                               " 2>/dev/null & pid=$!; for k in $(seq 600); do [ -f " +
+                               " 2>/dev/null & pid=$!; for k in $(seq 12000); do [ -f " +
                                (out / "runs" / "run-0.json").string() +
                                " ] && break; sleep 0.01; done; kill -INT $pid; wait $pid; exit $?'";
     const int status = std::system(script.c_str());
     ASSERT_TRUE(WIFEXITED(status));
-    // Each run takes far longer than the 10 ms the signal may lag: the sweep was stopped.
+    // Each run takes far longer than the 10 ms the signal may lag: the sweep was stopped. The
+    // wait for the first run is long: under AddressSanitizer it takes about 8 s.
     EXPECT_NE(WEXITSTATUS(status), 0) << "the sweep ended before the signal";
     EXPECT_FALSE(fs::exists(out / "summary.csv"));
+    ASSERT_TRUE(fs::exists(out / "runs" / "run-0.json")) << "the first run never finished";
     const nlohmann::json first = nlohmann::json::parse(readFile(out / "runs" / "run-0.json"));
     EXPECT_EQ(first["overrides"][0]["value"], "10");
 
@@ -370,7 +372,7 @@ TEST_F(Cli, AValidationCutShortGoesOnFromItsCheckpointsBitForBit) {
         EXPECT_EQ(entry.path().string().find(".running."), std::string::npos) << "a checkpoint left: " << entry.path();
     // Killed (SIGKILL) while a run is under way with a checkpoint on disk, then resumed.
     const std::string script = "bash -c 'set -m; " + std::string(NDEM_CLI) + " " + validate + cut.string() +
-                               " 2>/dev/null & pid=$!; for k in $(seq 600); do ls " + (cut / "runs").string() +
+                               " 2>/dev/null & pid=$!; for k in $(seq 12000); do ls " + (cut / "runs").string() +
                                "/*.running.h5 >/dev/null 2>&1 && break; sleep 0.01; done; kill -KILL $pid; wait $pid'";
     std::system(script.c_str());
     const Result resumed = run(validate + cut.string() + " --resume");
