@@ -367,7 +367,11 @@ TEST_F(Cli, ASweepStoppedWithCtrlCKeepsItsFinishedRuns) {
 TEST_F(Cli, AValidationCutShortGoesOnFromItsCheckpointsBitForBit) {
     const fs::path whole = m_dir / "whole", cut = m_dir / "cut";
     const std::string validate = "validate --quick --case janssen --jobs 1 --checkpoint-every 0.05 --out ";
-    ASSERT_EQ(run(validate + whole.string()).code, 0);
+    const Result first = run(validate + whole.string());
+    ASSERT_EQ(first.code, 0) << first.err;
+    // Progress: each finished run with the count and the time left.
+    EXPECT_NE(first.err.find("validate janssen [1/3 done]"), std::string::npos) << first.err;
+    EXPECT_NE(first.err.find("ETA"), std::string::npos) << first.err;
     for (const auto& entry : fs::directory_iterator(whole / "runs"))
         EXPECT_EQ(entry.path().string().find(".running."), std::string::npos) << "a checkpoint left: " << entry.path();
     // Killed (SIGKILL) while a run is under way with a checkpoint on disk, then resumed.
