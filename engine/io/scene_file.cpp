@@ -708,6 +708,16 @@ Expected<Scene> parseSceneText(const std::string& text, const std::string& sourc
         const size_t cut = what.find("parse error");
         return Error{source + ":" + lineColumn(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON: " +
                      (cut == std::string::npos ? what : what.substr(cut))};
+    } catch (const Json::out_of_range& e) {
+        // A number beyond a double (1e500): the message quotes it, so it can be found.
+        std::string what = e.what();
+        const size_t open = what.find('\''), close = what.rfind('\'');
+        const std::string literal =
+            open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+        const size_t at = literal.empty() ? std::string::npos : text.find(literal);
+        const size_t cut = what.find("] ");
+        return Error{source + (at == std::string::npos ? "" : ":" + lineColumn(text, at)) +
+                     ": invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut + 2))};
     }
     std::map<std::string, const Override*> overridden;
     try {

@@ -148,6 +148,16 @@ TEST(SceneFile, EveryShippedSceneLoads) {
 namespace ndem {
 namespace {
 
+TEST(SceneFile, ANumberBeyondADoubleIsOneErrorNotACrash) {
+    // fuzz_scene_text found it: the JSON library throws out_of_range for 1e500, which escaped
+    // and terminated `ndem run`.
+    const std::string error = errorOf(with("\"timeStep\": 0.005", "\"timeStep\": 1e500"));
+    EXPECT_NE(error.find("t.json:"), std::string::npos) << error;
+    EXPECT_NE(error.find("number overflow parsing '1e500'"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    EXPECT_NE(errorOf("[-1e999]").find("number overflow"), std::string::npos);
+}
+
 TEST(SceneFile, DeeplyNestedInputIsRefusedNotAStackOverflow) {
     // 100 000 levels crashed the JSON library's printing of the offending value.
     const std::string deep(100000, '[');
