@@ -145,6 +145,18 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
     const SeriesMeans at200Parallel =
         timeSeries(world, steps, options.progress, "N_it = 200, 2 threads");
     settings.threads = 1;
+    // The float blocks (solver.precision = float), sixteen contacts a block, one thread.
+    SeriesMeans floatAt[2];
+    {
+        StepSettings f = settings;
+        f.precision = SolverPrecision::Float;
+        for (int k = 0; k < 2; ++k) {
+            f.iterations = k == 0 ? 50 : 200;
+            if (auto e = world.applySettings(f)) return {{"error", "bench: " + e->message}};
+            floatAt[k] = timeSeries(world, steps, options.progress,
+                                    "float, N_it = " + std::to_string(f.iterations));
+        }
+    }
 
     // The accelerated methods on the same rows: their cost per iteration, the same slope
     // between 50 and 200 iterations (validation solver-accuracy counts their iterations).
@@ -238,7 +250,17 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
         {"fixedNsPerContactPerStep", fixedNsPerContact},
         {"parallelSpeedUp", ratio(at200.seconds.solve, at200Parallel.seconds.solve)},
         {"parallelSpeedUpStep", ratio(at200.seconds.total(), at200Parallel.seconds.total())},
-        {"sweepsPerStep", {{"nit50", at50.iterations}, {"nit200", at200.iterations}}}};
+        {"sweepsPerStep", {{"nit50", at50.iterations}, {"nit200", at200.iterations}}},
+        {"float",
+         {{"nsPerContactPerSweep",
+           ratio((floatAt[1].seconds.solve - floatAt[0].seconds.solve) / 150.0,
+                 0.5 * (floatAt[0].contacts + floatAt[1].contacts)) *
+               1e9},
+          {"rawNsPerContactPerSweepAt200",
+           ratio(floatAt[1].seconds.solve, 200.0 * floatAt[1].contacts) * 1e9},
+          {"stepsPerSecond",
+           {{"nit50", 1.0 / floatAt[0].seconds.total()},
+            {"nit200", 1.0 / floatAt[1].seconds.total()}}}}}};
     for (auto& [name, m] : methods.items())
         if (m.contains("nsPerContactPerIteration"))
             m["overPgsSweep"] = m["nsPerContactPerIteration"].get<double>() / nsPerContactPerSweep;

@@ -104,6 +104,7 @@ nlohmann::json liveSilo(double seconds, const std::function<void(const std::stri
             {"maxOverlap", last.maxOverlap},
             {"iterations", world.settings().iterations},
             {"method", kSolverMethodNames[static_cast<int>(world.settings().method)]},
+            {"precision", kSolverPrecisionNames[static_cast<int>(world.settings().precision)]},
             {"threads", resolveThreads(world.settings().threads)},
             {"contacts", last.contacts},
             {"phasesMs", phaseMeans(sum, steps)}};

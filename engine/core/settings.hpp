@@ -26,12 +26,16 @@ enum class SweepOrder : int { Coloured, Sequential };
 enum class SpeculativeReach : int { Sum, Largest };
 /// Instruction set of the PGS block kernel (solve/pgs_kernel.hpp). Auto: the widest this CPU runs.
 enum class SimdLevel : int { Auto, Scalar, Avx2, Avx512 };
+/// Number type of the PGS sphere blocks and the velocities they sweep: double (eight lanes a
+/// block), or float (sixteen; plain PGS only, the accelerated methods keep doubles).
+enum class SolverPrecision : int { Double, Float };
 
 inline constexpr std::array<const char*, 3> kStepModeNames{"smooth", "semi-smooth", "nonsmooth"};
 inline constexpr std::array<const char*, 2> kContactLawNames{"hertz", "linear"};
 inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
+inline constexpr std::array<const char*, 2> kSolverPrecisionNames{"double", "float"};
 inline constexpr std::array<const char*, 3> kSolverMethodNames{"pgs", "nncg", "apgd"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
 inline constexpr std::array<const char*, 2> kSpeculativeReachNames{"sum", "largest"};
@@ -58,6 +62,7 @@ struct StepSettings {
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
     FrictionModel frictionModel = FrictionModel::Cone;
     SimdLevel simd = SimdLevel::Auto;  ///< instruction set of the PGS block kernel
+    SolverPrecision precision = SolverPrecision::Double;  ///< number type of the sphere blocks
 
     /// Threads a step uses (rows, PGS colours, warm start); 0 = every core or one, whichever
     /// is measured faster (ThreadGovernor). The result does not depend on it.
@@ -190,6 +195,10 @@ void visitSettings(S& s, V&& v) {
                   "auto | scalar | avx2 | avx512: instruction set of the PGS kernel (auto = the "
                   "widest this CPU runs)"},
       s.simd, kSimdLevelNames);
+    v(SettingInfo{"solver.precision", "",
+                  "double | float: number type of the PGS sphere blocks and the velocities they "
+                  "sweep (float: sixteen contacts a block, plain PGS only)"},
+      s.precision, kSolverPrecisionNames);
     v(SettingInfo{"threads", "",
                   "threads a step uses (0 = automatic: every core, or one while that is measured "
                   "faster); results do not depend on it",

@@ -34,6 +34,7 @@ void runTrialSolve(const ParticleStore& p, ContactSet& c, const ContactHistory& 
     options.friction = s.frictionModel;
     options.threads = resolveThreads(s.threads);
     options.simd = s.simd;
+    options.precision = s.precision;
     options.order = s.order;
     out.solver.solve(out.rows, out.bodies, options);
 

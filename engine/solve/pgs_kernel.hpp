@@ -11,6 +11,8 @@ enum class SimdLevel : int;
 
 /// One sweep over a range of blocks: cone or box friction (see FrictionModel).
 using BlockSweepFunction = void (*)(const BlockSweep& sweep);
+/// The same over float blocks (solver.precision = float).
+using FloatBlockSweepFunction = void (*)(const FloatBlockSweep& sweep);
 
 struct PgsKernel {
     const char* name = "scalar";
@@ -21,6 +23,8 @@ struct PgsKernel {
     /// APGD's projected gradient step (BlockSweep::next), cone or box; bodies read only.
     BlockSweepFunction gradientCone = nullptr;
     BlockSweepFunction gradientBox = nullptr;
+    FloatBlockSweepFunction floatCone = nullptr;
+    FloatBlockSweepFunction floatBox = nullptr;
 };
 
 /// The kernel for `level` (Auto: the widest the CPU runs, see cpuSupports). An unsupported

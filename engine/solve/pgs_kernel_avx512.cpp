@@ -10,11 +10,13 @@ namespace ndem {
 namespace {
 // Constant-initialised: no code of this file runs before the CPU check.
 constexpr PgsKernel kKernel{simd::Avx512Ops::kName,
-                                  &simd::sweepBlocks<simd::Avx512Ops, true>,
-                                  &simd::sweepBlocks<simd::Avx512Ops, false>,
-                                  &simd::applyBlocks<simd::Avx512Ops>,
-                                  &simd::gradientBlocks<simd::Avx512Ops, true>,
-                                  &simd::gradientBlocks<simd::Avx512Ops, false>};
+                            &simd::sweepBlocks<simd::Avx512Ops, true>,
+                            &simd::sweepBlocks<simd::Avx512Ops, false>,
+                            &simd::applyBlocks<simd::Avx512Ops>,
+                            &simd::gradientBlocks<simd::Avx512Ops, true>,
+                            &simd::gradientBlocks<simd::Avx512Ops, false>,
+                            &simd::sweepFloatBlocks<simd::Avx512FloatOps, true>,
+                            &simd::sweepFloatBlocks<simd::Avx512FloatOps, false>};
 }  // namespace
 
 const PgsKernel* avx512PgsKernel() { return &kKernel; }

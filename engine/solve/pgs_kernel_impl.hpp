@@ -6,6 +6,8 @@
 
 #include "solve/contact_block.hpp"
 
+#include <type_traits>
+
 namespace ndem::simd {
 
 /// Sweeps lanes [lane, lane + S::kWidth) of one block: normal row, friction pair and (if
@@ -25,16 +27,18 @@ inline typename S::D momentum(typename S::D lambda, double* direction, const dou
 /// never stores).
 template <class S>
 struct LaneBodies {
-    double* a[S::kWidth];
-    double* b[S::kWidth];
+    using T = typename S::T;
+    T* a[S::kWidth];
+    T* b[S::kWidth];
     bool writeA[S::kWidth], writeB[S::kWidth];
-    LaneBodies(const ContactBlock& c, int lane, const double* bodies) {
+    template <class Block>
+    LaneBodies(const Block& c, int lane, const T* bodies) {
         for (int l = 0; l < S::kWidth; ++l) {
             const int ia = c.bodyA[lane + l], ib = c.bodyB[lane + l];
             writeA[l] = ia >= 0;
             writeB[l] = ib >= 0;
-            a[l] = const_cast<double*>(bodies) + kBodyStride * (ia >= 0 ? ia : -ia - 1);
-            b[l] = const_cast<double*>(bodies) + kBodyStride * (ib >= 0 ? ib : -ib - 1);
+            a[l] = const_cast<T*>(bodies) + S::kBodyStride * (ia >= 0 ? ia : -ia - 1);
+            b[l] = const_cast<T*>(bodies) + S::kBodyStride * (ib >= 0 ? ib : -ib - 1);
         }
     }
     template <class D>
@@ -44,8 +48,8 @@ struct LaneBodies {
     }
 };
 
-template <class S, bool kCone, bool kMeasure, bool kRolling, bool kMomentum>
-inline void sweepLanes(ContactBlock& c, RollingBlock* roll, int lane, double* bodies,
+template <class S, bool kCone, bool kMeasure, bool kRolling, bool kMomentum, class Block>
+inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typename S::T* bodies,
                        BlockResidual* res, BlockVector* dir, BlockVector* last, double betaValue) {
     using D = typename S::D;
     const D beta = S::splat(betaValue);
@@ -382,33 +386,50 @@ void applyBlocks(const BlockSweep& s) {
     }
 }
 
-template <class S, bool kCone, bool kMeasure, bool kMomentum>
-void sweepRange(const BlockSweep& s) {
+/// Sweeps blocks [s.begin, s.end) of a BlockSweep (doubles) or a FloatBlockSweep (floats).
+template <class S, bool kCone, bool kMeasure, bool kMomentum, class Sweep>
+void sweepRange(const Sweep& s) {
+    using Block = std::remove_pointer_t<decltype(s.blocks)>;
     for (int k = s.begin; k < s.end; ++k) {
-        ContactBlock& c = s.blocks[k];
+        Block& c = s.blocks[k];
         // The bodies of the next block are scattered in memory: ask for them one block ahead.
         if (k + 1 < s.end) {
-            const ContactBlock& next = s.blocks[k + 1];
-            for (int l = 0; l < kBlockLanes; ++l) {
+            const Block& next = s.blocks[k + 1];
+            for (int l = 0; l < Block::kLanes; ++l) {
                 const int a = next.bodyA[l], b = next.bodyB[l];
-                __builtin_prefetch(s.bodies + kBodyStride * (a >= 0 ? a : -a - 1), 1);
-                __builtin_prefetch(s.bodies + kBodyStride * (b >= 0 ? b : -b - 1), 1);
+                __builtin_prefetch(s.bodies + S::kBodyStride * (a >= 0 ? a : -a - 1), 1);
+                __builtin_prefetch(s.bodies + S::kBodyStride * (b >= 0 ? b : -b - 1), 1);
             }
         }
         BlockResidual* res = kMeasure ? s.residual + k : nullptr;
         if constexpr (kMeasure) *res = BlockResidual{};
         const bool rolling = s.rolling && s.hasRolling[k];
-        BlockVector* dir = kMomentum ? s.direction + k : nullptr;
-        BlockVector* last = kMomentum ? s.last + k : nullptr;
-        for (int lane = 0; lane < kBlockLanes; lane += S::kWidth) {
+        BlockVector* dir = nullptr;
+        BlockVector* last = nullptr;
+        double beta = 0.0;
+        if constexpr (kMomentum) {
+            dir = s.direction + k;
+            last = s.last + k;
+            beta = s.beta;
+        }
+        for (int lane = 0; lane < Block::kLanes; lane += S::kWidth) {
             if (rolling)
                 sweepLanes<S, kCone, kMeasure, true, kMomentum>(c, s.rolling + k, lane, s.bodies,
-                                                                res, dir, last, s.beta);
+                                                                res, dir, last, beta);
             else
                 sweepLanes<S, kCone, kMeasure, false, kMomentum>(c, nullptr, lane, s.bodies, res,
-                                                                 dir, last, s.beta);
+                                                                 dir, last, beta);
         }
     }
+}
+
+/// Plain PGS over float blocks: measured (tolerance, last sweep) or not.
+template <class S, bool kCone>
+void sweepFloatBlocks(const FloatBlockSweep& s) {
+    if (s.residual)
+        sweepRange<S, kCone, true, false>(s);
+    else
+        sweepRange<S, kCone, false, false>(s);
 }
 
 template <class S, bool kCone>

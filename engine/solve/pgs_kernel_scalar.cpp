@@ -10,11 +10,13 @@ namespace ndem {
 
 const PgsKernel& scalarPgsKernel() {
     static constexpr PgsKernel kernel{simd::ScalarOps::kName,
-                                  &simd::sweepBlocks<simd::ScalarOps, true>,
-                                  &simd::sweepBlocks<simd::ScalarOps, false>,
-                                  &simd::applyBlocks<simd::ScalarOps>,
-                                  &simd::gradientBlocks<simd::ScalarOps, true>,
-                                  &simd::gradientBlocks<simd::ScalarOps, false>};
+                                      &simd::sweepBlocks<simd::ScalarOps, true>,
+                                      &simd::sweepBlocks<simd::ScalarOps, false>,
+                                      &simd::applyBlocks<simd::ScalarOps>,
+                                      &simd::gradientBlocks<simd::ScalarOps, true>,
+                                      &simd::gradientBlocks<simd::ScalarOps, false>,
+                                      &simd::sweepFloatBlocks<simd::ScalarFloatOps, true>,
+                                      &simd::sweepFloatBlocks<simd::ScalarFloatOps, false>};
     return kernel;
 }
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <type_traits>
 
 namespace ndem {
 
@@ -109,11 +110,15 @@ void PgsSolver::partition(std::span<const SolverContact> rows, std::span<const S
     // large first colours then see the freshest impulses of the rest. Measured on a settled
     // 1 000-grain bed at 100 warm sweeps: mean speed 0.51 mm/s against 0.92 mm/s in colour
     // order and 0.62 mm/s in contact order; walls (the top colours) stay last.
+    // Whether a colour is shared counts its contacts, not its blocks, so that double and float
+    // blocks sweep the colours in the same order.
+    const int lanes = m_lanes;
+    auto sharedColour = [&](int c) { return count[c] > (kMinSharedBlocks - 1) * kBlockLanes; };
     int order[kColours], ordered = 0;
     for (int pass = 0; pass < 2; ++pass)
         for (int k = 0; k < kColours; ++k) {
             const int c = k < kDynamicColours ? kDynamicColours - 1 - k : k;
-            const bool shared = (count[c] + kBlockLanes - 1) / kBlockLanes >= kMinSharedBlocks;
+            const bool shared = sharedColour(c);
             if (count[c] > 0 && shared == (pass == 0)) order[ordered++] = c;
         }
     m_stageStart.assign(1, 0);
@@ -122,16 +127,15 @@ void PgsSolver::partition(std::span<const SolverContact> rows, std::span<const S
     m_sharedStages = 0;
     for (int k = 0; k < ordered; ++k) {
         const int c = order[k];
-        slot[c] = blocks * kBlockLanes;
-        blocks += (count[c] + kBlockLanes - 1) / kBlockLanes;
-        const bool shared = (count[c] + kBlockLanes - 1) / kBlockLanes >= kMinSharedBlocks;
-        if (shared) {
+        slot[c] = blocks * lanes;
+        blocks += (count[c] + lanes - 1) / lanes;
+        if (sharedColour(c)) {
             m_stageStart.push_back(blocks);
             ++m_sharedStages;
         }
     }
     m_stageStart.push_back(blocks);  // the serial tail (possibly empty)
-    m_laneRow.assign(static_cast<size_t>(blocks) * kBlockLanes, -1);
+    m_laneRow.assign(static_cast<size_t>(blocks) * lanes, -1);
     for (size_t i = 0; i < rows.size(); ++i)
         if (m_colour[i] >= 0) m_laneRow[slot[m_colour[i]]++] = static_cast<std::int32_t>(i);
 
@@ -145,82 +149,94 @@ void PgsSolver::partition(std::span<const SolverContact> rows, std::span<const S
 
 void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies,
                      int threads) {
-    const int blocks = m_stageStart.back();
-    m_blocks.resize(blocks);
+    const int blocks = m_stageStart.back(), lanes = m_lanes;
     m_hasRolling.assign(blocks, 0);
     bool anyRolling = false;
     for (int k = 0; k < blocks; ++k)
-        for (int l = 0; l < kBlockLanes; ++l) {
-            const std::int32_t i = m_laneRow[k * kBlockLanes + l];
+        for (int l = 0; l < lanes; ++l) {
+            const std::int32_t i = m_laneRow[k * lanes + l];
             if (i >= 0 && (rows[i].flags & kHasRolling)) m_hasRolling[k] = 1;
         }
-    for (std::uint8_t f : m_hasRolling) anyRolling |= f != 0;
-    m_rolling.resize(anyRolling ? blocks : 0);
+    for (std::uint8_t f : m_hasRolling)
+        anyRolling |= f != 0;
 
     std::int32_t padding = -1;
     for (size_t i = bodies.size(); i-- > 0 && padding == -1;)
         if (bodies[i].immovable()) padding = -static_cast<std::int32_t>(i) - 1;
     auto inverse = [](double invD) { return invD > 0.0 ? 1.0 / invD : 0.0; };
-    auto packBlock = [&](int k) {
-        ContactBlock& b = m_blocks[k];
-        b = ContactBlock{};
-        RollingBlock* roll = m_hasRolling[k] ? &m_rolling[k] : nullptr;
-        if (roll) *roll = RollingBlock{};
-        for (int l = 0; l < kBlockLanes; ++l) {
-            const std::int32_t i = m_laneRow[k * kBlockLanes + l];
+    // Doubles and floats alike: every value computed in double, then stored as T.
+    auto packBlock = [&](auto& b, auto* roll, int k) {
+        using Block = std::remove_reference_t<decltype(b)>;
+        using T = typename Block::Scalar;
+        b = Block{};
+        if (roll) *roll = typename Block::Rolling{};
+        for (int l = 0; l < Block::kLanes; ++l) {
+            const std::int32_t i = m_laneRow[k * Block::kLanes + l];
             if (i < 0) {
                 // Padding: a read-only body and zero coefficients leave everything unchanged.
                 // An immovable body, which no lane writes, so that the read races no thread.
                 b.bodyA[l] = b.bodyB[l] = padding;
-                if (roll) roll->keep[l] = 1.0;
+                if (roll) roll->keep[l] = T(1);
                 continue;
             }
             const SolverContact& r = rows[i];
             b.bodyA[l] = blockBody(r.a, bodies);
             b.bodyB[l] = blockBody(r.b, bodies);
-            b.nx[l] = r.n.x();
-            b.ny[l] = r.n.y();
-            b.nz[l] = r.n.z();
-            b.t1x[l] = r.t1.x();
-            b.t1y[l] = r.t1.y();
-            b.t1z[l] = r.t1.z();
+            b.nx[l] = T(r.n.x());
+            b.ny[l] = T(r.n.y());
+            b.nz[l] = T(r.n.z());
+            b.t1x[l] = T(r.t1.x());
+            b.t1y[l] = T(r.t1.y());
+            b.t1z[l] = T(r.t1.z());
             // r × t1 = (r·n) t2 for a lever along n.
-            b.leverA[l] = r.leverA.cross(r.t1).dot(r.t2);
-            b.leverB[l] = r.leverB.cross(r.t1).dot(r.t2);
-            b.normal[l] = r.lambda[0];
-            b.normalKeep[l] = 1.0 - r.sigmaN * r.invD[0];
-            b.normalTarget[l] = r.bias[0] * r.invD[0];
-            b.normalGain[l] = r.scale * r.invD[0];
-            b.scale[l] = r.scale;
-            b.tangent1[l] = r.lambda[1];
-            b.tangent2[l] = r.lambda[2];
+            b.leverA[l] = T(r.leverA.cross(r.t1).dot(r.t2));
+            b.leverB[l] = T(r.leverB.cross(r.t1).dot(r.t2));
+            b.normal[l] = T(r.lambda[0]);
+            b.normalKeep[l] = T(1.0 - r.sigmaN * r.invD[0]);
+            b.normalTarget[l] = T(r.bias[0] * r.invD[0]);
+            b.normalGain[l] = T(r.scale * r.invD[0]);
+            b.scale[l] = T(r.scale);
+            b.tangent1[l] = T(r.lambda[1]);
+            b.tangent2[l] = T(r.lambda[2]);
             // Isotropic bodies: D_t1 = D_t2.
-            b.frictionKeep[l] = 1.0 - r.sigmaT * r.invD[1];
-            b.frictionGain[l] = r.invD[1];
-            b.frictionTarget1[l] = r.bias[1] * r.invD[1];
-            b.frictionTarget2[l] = r.bias[2] * r.invD[2];
-            b.frictionLimit[l] = r.friction * r.scale;
-            b.normalD[l] = inverse(r.invD[0]);
-            b.frictionD[l] = inverse(r.invD[1]);
+            b.frictionKeep[l] = T(1.0 - r.sigmaT * r.invD[1]);
+            b.frictionGain[l] = T(r.invD[1]);
+            b.frictionTarget1[l] = T(r.bias[1] * r.invD[1]);
+            b.frictionTarget2[l] = T(r.bias[2] * r.invD[2]);
+            b.frictionLimit[l] = T(r.friction * r.scale);
+            b.normalD[l] = T(inverse(r.invD[0]));
+            b.frictionD[l] = T(inverse(r.invD[1]));
             if (!roll) continue;
             if (!(r.flags & kHasRolling)) {
-                roll->keep[l] = 1.0;
+                roll->keep[l] = T(1);
                 continue;
             }
             // Isotropic bodies: one D for all three angular rows.
             for (int j = 0; j < 3; ++j) {
-                roll->impulse[j][l] = r.lambda[3 + j];
-                roll->target[j][l] = r.bias[3 + j] * r.invD[3 + j];
+                roll->impulse[j][l] = T(r.lambda[3 + j]);
+                roll->target[j][l] = T(r.bias[3 + j] * r.invD[3 + j]);
             }
-            roll->keep[l] = 1.0 - r.sigmaR * r.invD[3];
-            roll->gain[l] = r.invD[3];
-            roll->limit[l] = r.rollingLimit * r.scale;
-            roll->d[l] = inverse(r.invD[3]);
+            roll->keep[l] = T(1.0 - r.sigmaR * r.invD[3]);
+            roll->gain[l] = T(r.invD[3]);
+            roll->limit[l] = T(r.rollingLimit * r.scale);
+            roll->d[l] = T(inverse(r.invD[3]));
         }
     };
-    parallelFor(blocks, threads, [&](int begin, int end) {
-        for (int k = begin; k < end; ++k) packBlock(k);
-    });
+    if (m_float) {
+        m_floatBlocks.resize(blocks);
+        m_floatRolling.resize(anyRolling ? blocks : 0);
+        parallelFor(blocks, threads, [&](int begin, int end) {
+            for (int k = begin; k < end; ++k)
+                packBlock(m_floatBlocks[k], m_hasRolling[k] ? &m_floatRolling[k] : nullptr, k);
+        });
+    } else {
+        m_blocks.resize(blocks);
+        m_rolling.resize(anyRolling ? blocks : 0);
+        parallelFor(blocks, threads, [&](int begin, int end) {
+            for (int k = begin; k < end; ++k)
+                packBlock(m_blocks[k], m_hasRolling[k] ? &m_rolling[k] : nullptr, k);
+        });
+    }
 
     m_general.resize(m_generalIndex.size());
     for (size_t g = 0; g < m_generalIndex.size(); ++g) {
@@ -228,6 +244,61 @@ void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const Solver
         if (!(m_general[g].flags & kHasJacobians)) fillJacobians(m_general[g], bodies);
     }
     m_blockResidual.resize(blocks);
+    if (m_float) {
+        m_generalBodies.clear();
+        m_isGeneralBody.assign(bodies.size(), 0);
+        for (const SolverContact& r : m_general)
+            for (std::int32_t i : {r.a, r.b})
+                if (!m_isGeneralBody[i] && !bodies[i].immovable()) {
+                    m_isGeneralBody[i] = 1;
+                    m_generalBodies.push_back(i);
+                }
+        loadFloatBodies(bodies, threads);
+    }
+}
+
+void PgsSolver::loadFloatBodies(std::span<const SolverBody> bodies, int threads) {
+    m_floatBodies.resize(bodies.size());
+    parallelFor(static_cast<int>(bodies.size()), threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            const SolverBody& b = bodies[i];
+            m_floatBodies[i] = FloatBody{{float(b.v.x()), float(b.v.y()), float(b.v.z()),
+                                          float(b.w.x()), float(b.w.y()), float(b.w.z()),
+                                          float(b.invMass), float(b.invInertia[0])}};
+        }
+    });
+}
+
+void PgsSolver::storeFloatBodies(std::span<SolverBody> bodies, int threads) const {
+    // v += Δv of the float sweeps: a body no block row moved keeps its double velocity bit
+    // for bit. General-row bodies already hold their last value in double.
+    parallelFor(static_cast<int>(bodies.size()), threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            SolverBody& b = bodies[i];
+            if (m_isGeneralBody[i] || b.immovable()) continue;
+            const float* f = m_floatBodies[i].f;
+            for (int k = 0; k < 3; ++k) {
+                b.v[k] += double(f[k] - float(b.v[k]));
+                b.w[k] += double(f[3 + k] - float(b.w[k]));
+            }
+        }
+    });
+}
+
+void PgsSolver::syncGeneralBodies(std::span<SolverBody> bodies, bool toDouble) {
+    for (std::int32_t i : m_generalBodies) {
+        float* f = m_floatBodies[i].f;
+        SolverBody& b = bodies[i];
+        for (int k = 0; k < 3; ++k) {
+            if (toDouble) {
+                b.v[k] = f[k];
+                b.w[k] = f[3 + k];
+            } else {
+                f[k] = float(b.v[k]);
+                f[3 + k] = float(b.w[k]);
+            }
+        }
+    }
 }
 
 void PgsSolver::unblock() {
@@ -255,22 +326,28 @@ void PgsSolver::sequential(size_t rows) {
 }
 
 void PgsSolver::unpack(std::span<SolverContact> rows, int threads) const {
-    auto unpackBlock = [&](size_t k) {
-        const ContactBlock& b = m_blocks[k];
-        const RollingBlock* roll = m_hasRolling[k] ? &m_rolling[k] : nullptr;
-        for (int l = 0; l < kBlockLanes; ++l) {
-            const std::int32_t i = m_laneRow[k * kBlockLanes + l];
+    auto unpackBlock = [&](const auto& b, const auto* roll, size_t k) {
+        using Block = std::remove_cvref_t<decltype(b)>;
+        for (int l = 0; l < Block::kLanes; ++l) {
+            const std::int32_t i = m_laneRow[k * Block::kLanes + l];
             if (i < 0) continue;
             SolverContact& r = rows[i];
             r.lambda[0] = b.normal[l];
             r.lambda[1] = b.tangent1[l];
             r.lambda[2] = b.tangent2[l];
             if (roll && (r.flags & kHasRolling))
-                for (int j = 0; j < 3; ++j) r.lambda[3 + j] = roll->impulse[j][l];
+                for (int j = 0; j < 3; ++j)
+                    r.lambda[3 + j] = roll->impulse[j][l];
         }
     };
-    parallelFor(static_cast<int>(m_blocks.size()), threads, [&](int begin, int end) {
-        for (int k = begin; k < end; ++k) unpackBlock(k);
+    const int blocks = m_stageStart.back();
+    parallelFor(blocks, threads, [&](int begin, int end) {
+        for (int k = begin; k < end; ++k) {
+            if (m_float)
+                unpackBlock(m_floatBlocks[k], m_hasRolling[k] ? &m_floatRolling[k] : nullptr, k);
+            else
+                unpackBlock(m_blocks[k], m_hasRolling[k] ? &m_rolling[k] : nullptr, k);
+        }
     });
     for (size_t g = 0; g < m_generalIndex.size(); ++g)
         for (int j = 0; j < 6; ++j) rows[m_generalIndex[g]].lambda[j] = m_general[g].lambda[j];
@@ -324,6 +401,12 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
                               bodies[i].w.x(), bodies[i].w.y(), bodies[i].w.z()};
     }
 
+    const FloatBlockSweepFunction sweepFloatBlocks = kCone ? kernel.floatCone : kernel.floatBox;
+    FloatBlockSweep floatBase;
+    floatBase.blocks = m_floatBlocks.data();
+    floatBase.rolling = m_floatRolling.empty() ? nullptr : m_floatRolling.data();
+    floatBase.hasRolling = m_hasRolling.data();
+    floatBase.bodies = reinterpret_cast<float*>(m_floatBodies.data());
     BlockSweep base;
     base.blocks = m_blocks.data();
     base.rolling = m_rolling.empty() ? nullptr : m_rolling.data();
@@ -337,6 +420,24 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
     PgsResult result;
     bool stop = false;
     double beta = 0.0, squaresBefore = 0.0;
+    // Blocks [begin, end) of one sweep, in the solve's number type.
+    auto sweepRange = [&](int begin, int end, bool measure) {
+        if (m_float) {
+            FloatBlockSweep s = floatBase;
+            s.residual = measure ? m_blockResidual.data() : nullptr;
+            s.begin = begin;
+            s.end = end;
+            sweepFloatBlocks(s);
+            return;
+        }
+        BlockSweep s = base;
+        s.residual = measure ? m_blockResidual.data() : nullptr;
+        s.beta = beta;
+        s.begin = begin;
+        s.end = end;
+        sweepBlocks(s);
+    };
+
     // The general rows of a sweep: NNCG's lazy momentum around the plain update.
     auto sweepGeneral = [&](bool measure, RowSums& sum) {
         if (nncg)
@@ -347,7 +448,10 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
                     m_generalDirection[g][j] = alpha + m_generalLast[g][j];
                     m_generalBefore[g][j] = m_general[g].lambda[j];
                 }
+        // Float solves: the general rows' bodies see the blocks' velocities, and back.
+        if (m_float) syncGeneralBodies(bodies, true);
         sweepGeneralRows(m_general, bodies.data(), kCone, measure, sum);
+        if (m_float) syncGeneralBodies(bodies, false);
         if (nncg)
             for (size_t g = 0; g < m_general.size(); ++g)
                 for (int j = 0; j < 6; ++j) {
@@ -359,12 +463,8 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
     // The serial tail of a sweep, on one thread: the small colours, the general rows, then
     // the residual of a measured sweep and NNCG's β.
     auto sweepTail = [&](int k, bool measure) {
-        BlockSweep s = base;
-        s.residual = measure ? m_blockResidual.data() : nullptr;
-        s.beta = beta;
-        s.begin = m_stageStart[m_sharedStages];
-        s.end = blocks;
-        if (s.begin < s.end) sweepBlocks(s);
+        if (m_stageStart[m_sharedStages] < blocks)
+            sweepRange(m_stageStart[m_sharedStages], blocks, measure);
         RowSums general;
         sweepGeneral(measure, general);
         result.iterations = k + 1;
@@ -392,12 +492,10 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
         const int t = parallel::threadIndex(), n = parallel::teamSize();
         for (int k = 0; k < o.iterations && !stop; ++k) {
             const bool measure = measureEvery || k + 1 == o.iterations;
-            BlockSweep s = base;
-            s.residual = measure ? m_blockResidual.data() : nullptr;
-            s.beta = beta;
             for (int c = 0; c < m_sharedStages; ++c) {
-                std::tie(s.begin, s.end) = parallel::share(m_stageStart[c], m_stageStart[c + 1], t, n);
-                if (s.begin < s.end) sweepBlocks(s);
+                const auto [begin, end] =
+                    parallel::share(m_stageStart[c], m_stageStart[c + 1], t, n);
+                if (begin < end) sweepRange(begin, end, measure);
                 if (n > 1) parallel::barrier();
             }
             if (t == 0) sweepTail(k, measure);
@@ -422,6 +520,9 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
         return PgsResult{};
     }
     const PgsKernel& kernel = pgsKernel(options.simd);
+    m_float = options.precision == SolverPrecision::Float && options.method == SolverMethod::Pgs &&
+              options.order == SweepOrder::Coloured && options.blocks;
+    m_lanes = m_float ? kFloatBlockLanes : kBlockLanes;
     partition(rows, bodies, std::max(1, options.threads));
     if (options.order == SweepOrder::Sequential)
         sequential(rows.size());
@@ -435,6 +536,7 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
         options.method == SolverMethod::Apgd
             ? (cone ? runApgd<true>(bodies, options, kernel) : runApgd<false>(bodies, options, kernel))
             : (cone ? run<true>(bodies, options, kernel) : run<false>(bodies, options, kernel));
+    if (m_float) storeFloatBodies(bodies, threads);
     unpack(rows, threads);
     return result;
 }

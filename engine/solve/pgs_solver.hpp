@@ -24,6 +24,9 @@ struct PgsOptions {
     std::vector<double>* residualHistory = nullptr;  ///< if set: mean residual after each sweep
     int threads = 1;           ///< threads sweeping the colours (the result does not depend on it)
     SimdLevel simd = SimdLevel::Auto;  ///< kernel of the sphere blocks
+    /// Float: the sphere blocks and the velocities they sweep in floats, sixteen lanes a
+    /// block (plain PGS in colour order only; otherwise doubles).
+    SolverPrecision precision = SolverPrecision::Double;
     SolverMethod method = SolverMethod::Pgs;  ///< plain sweeps, or NNCG
     SweepOrder order = SweepOrder::Coloured;  ///< Sequential: rows in the given order, general kernel
     /// false: every row through the general kernel, in the order the blocks would take them
@@ -42,7 +45,7 @@ struct PgsResult {
 struct PgsLayout {
     int colours = 0;         ///< colours with at least one block
     int sharedColours = 0;   ///< colours split between threads (the rest: one thread)
-    int blocks = 0;          ///< blocks of eight lanes
+    int blocks = 0;          ///< blocks of eight lanes (sixteen for float)
     int blockRows = 0;       ///< contacts in blocks (the rest of the lanes are padding)
     int generalRows = 0;     ///< contacts swept one by one after the colours
     const char* kernel = "";  ///< instruction set of the block kernel
@@ -78,6 +81,10 @@ private:
     /// Every row a general row, in the given order (SweepOrder::Sequential).
     void sequential(size_t rows);
     void unpack(std::span<SolverContact> rows, int threads) const;
+    /// Float solves: the float body records from the double ones, and back.
+    void loadFloatBodies(std::span<const SolverBody> bodies, int threads);
+    void storeFloatBodies(std::span<SolverBody> bodies, int threads) const;
+    void syncGeneralBodies(std::span<SolverBody> bodies, bool toDouble);
     template <bool kCone>
     PgsResult run(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);
     /// APGD (pgs_apgd.cpp): Jacobi-preconditioned, backtracking, gradient restart.
@@ -100,8 +107,17 @@ private:
     std::vector<std::int32_t> m_stageStart;
     int m_sharedStages = 0;                   ///< colours swept by all threads
     std::vector<std::int32_t> m_laneRow;      ///< row of each block lane, -1 for padding
+    bool m_float = false;                     ///< this solve's blocks are float ones
+    int m_lanes = kBlockLanes;                ///< lanes of this solve's blocks
     std::vector<ContactBlock> m_blocks;
     std::vector<RollingBlock> m_rolling;
+    // Float solves: the blocks, the bodies as the float kernel reads them, and which bodies
+    // general rows touch (their double records are kept in step with the float ones).
+    std::vector<FloatContactBlock> m_floatBlocks;
+    std::vector<FloatRollingBlock> m_floatRolling;
+    std::vector<FloatBody> m_floatBodies;
+    std::vector<std::int32_t> m_generalBodies;
+    std::vector<std::uint8_t> m_isGeneralBody;
     std::vector<std::uint8_t> m_hasRolling;
     std::vector<BlockResidual> m_blockResidual;
     std::vector<std::int32_t> m_generalIndex; ///< rows swept one by one, in order

@@ -222,6 +222,7 @@ PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tole
     o.residualHistory = residualHistory;
     o.threads = ctx.settings.threads;
     o.simd = m_settings.simd;
+    o.precision = m_settings.precision;
     o.method = m_settings.method;
     o.order = m_settings.order;
     return o;

@@ -138,6 +138,84 @@ TEST(PgsKernel, ResultDoesNotDependOnTheThreadCount) {
     }
 }
 
+Solved solveFloat(Problem p, int iterations, SimdLevel simd, int threads = 1,
+                  FrictionModel friction = FrictionModel::Cone) {
+    PgsOptions o;
+    o.iterations = iterations;
+    o.simd = simd;
+    o.threads = threads;
+    o.friction = friction;
+    o.precision = SolverPrecision::Float;
+    return solve(std::move(p), o);
+}
+
+TEST(PgsKernel, FloatBlocksAgreeWithDoubleOnesToFloatPrecision) {
+    // The same rows in the same order in sixteen float lanes: every kernel this CPU runs
+    // against the double scalar one, with and without rolling rows, cone and box. Float's
+    // 6e-8 grows over the sweeps to 0.5-4e-6 of the largest value here (measured); 3e-5 is
+    // far below what a different sweep order or a lane mixed up gives.
+    for (double rolling : {0.0, 0.1}) {
+        const Problem p = settledBedProblem(rolling);
+        for (FrictionModel f : {FrictionModel::Cone, FrictionModel::Box}) {
+            const Solved reference = solve(p, 50, SimdLevel::Scalar, 1, true, f);
+            for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
+                if (!cpuSupports(level)) continue;
+                const Solved single = solveFloat(p, 50, level, 1, f);
+                EXPECT_STREQ(single.layout.kernel, kSimdLevelNames[int(level)]);
+                EXPECT_EQ(single.layout.blockRows, reference.layout.blockRows);
+                EXPECT_GE(2 * single.layout.blocks, reference.layout.blocks);
+                EXPECT_LT(single.layout.blocks, reference.layout.blocks);
+                const double diff = maxRelativeDifference(reference.problem, single.problem);
+                EXPECT_LT(diff, 3e-5) << single.layout.kernel << ", rolling " << rolling;
+                EXPECT_GT(diff, 0.0) << "floats round differently from doubles";
+                EXPECT_NEAR(single.result.residual, reference.result.residual,
+                            1e-3 * reference.result.residual);
+            }
+        }
+    }
+}
+
+TEST(PgsKernel, FloatResultDoesNotDependOnTheThreadCount) {
+    const Problem p = settledBedProblem(0.1, 1500);
+    const Solved one = solveFloat(p, 40, SimdLevel::Auto, 1);
+    const Solved two = solveFloat(p, 40, SimdLevel::Auto, 2);
+    ASSERT_GT(two.layout.sharedColours, 0);
+    for (size_t i = 0; i < p.rows.size(); ++i)
+        for (int j = 0; j < 6; ++j)
+            ASSERT_EQ(one.problem.rows[i].lambda[j], two.problem.rows[i].lambda[j]);
+    for (size_t i = 0; i < p.bodies.size(); ++i) {
+        ASSERT_EQ(one.problem.bodies[i].v, two.problem.bodies[i].v);
+        ASSERT_EQ(one.problem.bodies[i].w, two.problem.bodies[i].w);
+    }
+}
+
+TEST(PgsKernel, FloatSolveKeepsUntouchedBodiesInDoubleAndSweepsGeneralRowsWithTheBlocks) {
+    // A body no row touches keeps its double velocity bit for bit (the solve adds the float
+    // sweeps' change, which is zero); rows of an anisotropic body stay general rows in double
+    // and see the blocks' velocities: the result agrees with the double solve.
+    Problem p = settledBedProblem();
+    p.bodies[0].invInertia[3] = 0.1 * p.bodies[0].invInertia[0];
+    SolverBody free;
+    free.v = Vec3(0.1234567890123, -0.3, 0.7);
+    free.invMass = 1.0;
+    free.setIsotropicInvInertia(2.0);
+    p.bodies.insert(p.bodies.end() - 1, free);  // the static body stays last
+    const int freeIndex = static_cast<int>(p.bodies.size()) - 2;
+    for (SolverContact& r : p.rows) {
+        if (r.a == freeIndex) r.a = freeIndex + 1;
+        if (r.b == freeIndex) r.b = freeIndex + 1;
+    }
+    const Solved reference = solve(p, 50, SimdLevel::Scalar);
+    const Solved single = solveFloat(p, 50, SimdLevel::Auto);
+    ASSERT_GT(single.layout.generalRows, 0);
+    EXPECT_EQ(single.layout.generalRows, reference.layout.generalRows);
+    EXPECT_EQ(single.problem.bodies[freeIndex].v, free.v);
+    EXPECT_LT(maxRelativeDifference(reference.problem, single.problem), 1e-4);
+    // The double solve's general rows moved body 0 the same way.
+    EXPECT_LT((single.problem.bodies[0].v - reference.problem.bodies[0].v).norm(),
+              1e-4 * reference.problem.bodies[0].v.norm() + 1e-9);
+}
+
 TEST(PgsKernel, ConvergedSolutionNeedsNoFurtherCorrection) {
     // MuJoCo's WarmstartZeroIterations idea: solve far, then solve the same problem again
     // from the solution (multipliers, and velocities = start + M⁻¹ Gᵀ λ as the warm start
