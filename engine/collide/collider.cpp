@@ -101,7 +101,8 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
             m_grain[i] = {p.position[i], p.radius[i], m_speed[i], p.id[i], p.material[i], hasFreedom(p, i)};
         }
     });
-    const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction};
+    const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction,
+                               threads};
     m_neighbours.update(p, m_speed, list);
 
     // The pairs of i are listed in the order of the hashed grid walk this detection replaced,

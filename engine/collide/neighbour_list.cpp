@@ -1,5 +1,7 @@
 #include "collide/neighbour_list.hpp"
 
+#include "core/parallel.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -106,9 +108,9 @@ void NeighbourList::findEscapedPairs(const ParticleStore& p, const std::vector<d
     group(m_extraPairs, n, m_extraStart, m_extraItems, m_cursor);
 }
 
-void NeighbourList::group(const std::vector<std::pair<std::int32_t, std::int32_t>>& pairs,
-                          size_t n, std::vector<std::int32_t>& start,
-                          std::vector<std::int32_t>& items, std::vector<std::int32_t>& cursor) {
+void NeighbourList::group(const std::vector<std::pair<std::int32_t, std::int32_t>>& pairs, size_t n,
+                          std::vector<std::int32_t>& start, std::vector<std::int32_t>& items,
+                          std::vector<std::int32_t>& cursor, int threads) {
     start.assign(n + 1, 0);
     for (const auto& [lo, hi] : pairs) ++start[lo + 1];
     for (size_t i = 0; i < n; ++i) start[i + 1] += start[i];
@@ -116,8 +118,12 @@ void NeighbourList::group(const std::vector<std::pair<std::int32_t, std::int32_t
     cursor.assign(start.begin(), start.end() - 1);
     for (const auto& [lo, hi] : pairs) items[cursor[lo]++] = hi;
     // Each list ascending; most are empty or hold one (the escaped grains' lists).
-    for (size_t i = 0; i < n; ++i)
-        if (start[i + 1] - start[i] > 1) std::sort(items.begin() + start[i], items.begin() + start[i + 1]);
+    parallelFor(static_cast<int>(n), parallel::threadsFor(static_cast<int>(n), 2000, threads),
+                [&](int begin, int end) {
+                    for (int i = begin; i < end; ++i)
+                        if (start[i + 1] - start[i] > 1)
+                            std::sort(items.begin() + start[i], items.begin() + start[i + 1]);
+                });
 }
 
 void NeighbourList::build(const ParticleStore& p, const std::vector<double>& speed,
@@ -152,38 +158,64 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
     for (double e : m_extension) m_extensionMax = std::max(m_extensionMax, e);
     m_grid.build(p.position, slowMax > 0.0 ? 2.0 * slowMax : std::max(allMax, 1e-300));
 
-    m_pairs.clear();
-    auto consider = [&](std::int32_t i, std::int32_t j) {
+    auto consider = [&](std::int32_t i, std::int32_t j, auto& out) {
         const double reach = extendedReach(i, j);
         if ((p.position[j] - p.position[i]).squaredNorm() < reach * reach)
-            m_pairs.emplace_back(std::min(i, j), std::max(i, j));
+            out.emplace_back(std::min(i, j), std::max(i, j));
     };
+    const int threads = parallel::threadsFor(static_cast<int>(n), 2000, params.threads);
     m_cellOf.resize(n);
-    for (size_t i = 0; i < n; ++i) m_cellOf[i] = m_grid.cell(p.position[i]);
+    parallelFor(static_cast<int>(n), threads, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i)
+            m_cellOf[i] = m_grid.cell(p.position[i]);
+    });
+    // The slow grains on every thread, each into its own list; group() sorts each grain's
+    // list, so the lists do not depend on the thread count or the order the pairs come in.
+    m_threadPairs.resize(std::max<size_t>(m_threadPairs.size(), threads));
+    for (auto& pairs : m_threadPairs)
+        pairs.clear();
+    auto search = [&](int begin, int end, std::vector<std::pair<std::int32_t, std::int32_t>>& out) {
+        for (std::int32_t i = begin; i < end; ++i) {
+            if (m_fast[i]) continue;
+            // Half the shell: i's own cell (j > i) and the 13 cells after it; every slow pair
+            // once. A bucket also holds the points of other cells that share its hash: only the
+            // points of the cell visited count.
+            const std::array<std::int64_t, 3>& c = m_cellOf[i];
+            for (const auto& d : kForwardCells) {
+                const std::array<std::int64_t, 3> visited{c[0] + d[0], c[1] + d[1], c[2] + d[2]};
+                const bool own = d[0] == 0 && d[1] == 0 && d[2] == 0;
+                m_grid.forEachInBucket(m_grid.bucketOfCell(visited), [&](std::int32_t j) {
+                    if (m_cellOf[j] == visited && !m_fast[j] && (!own || j > i))
+                        consider(i, j, out);
+                });
+            }
+        }
+    };
+    if (threads <= 1) {
+        search(0, static_cast<int>(n), m_threadPairs[0]);
+    } else {
+        parallel::team(threads, [&] {
+            const int t = parallel::threadIndex();
+            const auto [begin, end] =
+                parallel::share(0, static_cast<int>(n), t, parallel::teamSize());
+            search(begin, end, m_threadPairs[t]);
+        });
+    }
+    m_pairs.clear();
+    for (const auto& pairs : m_threadPairs)
+        m_pairs.insert(m_pairs.end(), pairs.begin(), pairs.end());
+    // The fast grains on one thread: the box query keeps its stamps in the grid.
     for (std::int32_t i = 0; i < static_cast<std::int32_t>(n); ++i) {
-        if (m_fast[i]) {
-            const Vec3 ext = Vec3::Constant((1.0 + params.marginFraction) * p.radius[i] +
-                                            m_extension[i] + allMax);
-            m_grid.forEachInBox(p.position[i] - ext, p.position[i] + ext, [&](std::int32_t j) {
-                // Two fast particles find each other twice: keep the pair from the smaller.
-                if (j != i && !(m_fast[j] && j < i)) consider(i, j);
-            });
-            continue;
-        }
-        // Half the shell: i's own cell (j > i) and the 13 cells after it; every slow pair once.
-        // A bucket also holds the points of other cells that share its hash: only the points
-        // of the cell visited count.
-        const std::array<std::int64_t, 3>& c = m_cellOf[i];
-        for (const auto& d : kForwardCells) {
-            const std::array<std::int64_t, 3> visited{c[0] + d[0], c[1] + d[1], c[2] + d[2]};
-            const bool own = d[0] == 0 && d[1] == 0 && d[2] == 0;
-            m_grid.forEachInBucket(m_grid.bucketOfCell(visited), [&](std::int32_t j) {
-                if (m_cellOf[j] == visited && !m_fast[j] && (!own || j > i)) consider(i, j);
-            });
-        }
+        if (!m_fast[i]) continue;
+        const Vec3 ext =
+            Vec3::Constant((1.0 + params.marginFraction) * p.radius[i] + m_extension[i] + allMax);
+        m_grid.forEachInBox(p.position[i] - ext, p.position[i] + ext, [&](std::int32_t j) {
+            // Two fast particles find each other twice: keep the pair from the smaller.
+            if (j != i && !(m_fast[j] && j < i)) consider(i, j, m_pairs);
+        });
     }
 
-    group(m_pairs, n, m_start, m_items, m_cursor);
+    group(m_pairs, n, m_start, m_items, m_cursor, params.threads);
 }
 
 }  // namespace ndem

@@ -17,6 +17,7 @@ struct NeighbourParams {
     double marginFraction = 0.05;  ///< static detection margin, fraction of the smaller radius
     double timeStep = 0.0;         ///< h (s): a pair closing at u within h·u is within reach
     double skinFraction = 0.5;     ///< list reach beyond contact reach, fraction of the radius
+    int threads = 1;               ///< threads of a search (the lists are the same for any)
 };
 
 /// Pair (i, j) is within contact reach when |x_j − x_i| < r_i + r_j + m·min(r_i, r_j) +
@@ -68,12 +69,13 @@ private:
     /// CSR by the smaller index of `pairs` into start/items, each list ascending.
     static void group(const std::vector<std::pair<std::int32_t, std::int32_t>>& pairs, size_t n,
                       std::vector<std::int32_t>& start, std::vector<std::int32_t>& items,
-                      std::vector<std::int32_t>& cursor);
+                      std::vector<std::int32_t>& cursor, int threads = 1);
 
     BroadPhase m_grid;
     std::vector<std::int32_t> m_start{0};  ///< CSR offsets by i
     std::vector<std::int32_t> m_items;     ///< j, ascending within each i
     std::vector<std::pair<std::int32_t, std::int32_t>> m_pairs;
+    std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> m_threadPairs;
     std::vector<std::uint8_t> m_fast;
     std::vector<std::int32_t> m_cursor;
     std::vector<std::array<std::int64_t, 3>> m_cellOf;  ///< each point's grid cell
