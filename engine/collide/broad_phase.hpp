@@ -28,10 +28,20 @@ public:
         for (std::int32_t k = m_start[bucket]; k < m_start[bucket + 1]; ++k) f(m_items[k]);
     }
 
+    /// Which buckets a box query has visited: one per thread that queries at once.
+    struct BoxStamps {
+        std::vector<std::uint32_t> stamp;  ///< per bucket, the query that last visited it
+        std::uint32_t query = 0;
+    };
     /// Calls f(j) once for every point in the cells that overlap the box [lo, hi] (and for a
     /// few more that share their buckets).
     template <class F>
-    void forEachInBox(const Vec3& lo, const Vec3& hi, F&& f);
+    void forEachInBox(const Vec3& lo, const Vec3& hi, F&& f) {
+        forEachInBox(lo, hi, m_stamps, f);
+    }
+    /// The same with the caller's stamps: threads may query at once, each with its own.
+    template <class F>
+    void forEachInBox(const Vec3& lo, const Vec3& hi, BoxStamps& stamps, F&& f) const;
 
     /// Morton (z-order) key of the cell holding p, used to reorder particles for locality.
     std::uint64_t spatialKey(const Vec3& p) const;
@@ -81,12 +91,11 @@ private:
     std::vector<std::int32_t> m_start;  ///< CSR offsets per bucket
     std::vector<std::int32_t> m_items;  ///< point indices grouped by bucket
     std::vector<std::int32_t> m_cursor;
-    std::vector<std::uint32_t> m_stamp;  ///< per bucket, the box query that last visited it
-    std::uint32_t m_query = 0;
+    BoxStamps m_stamps;  ///< of forEachInBox without stamps of its own
 };
 
 template <class F>
-void BroadPhase::forEachInBox(const Vec3& lo, const Vec3& hi, F&& f) {
+void BroadPhase::forEachInBox(const Vec3& lo, const Vec3& hi, BoxStamps& stamps, F&& f) const {
     const std::array<std::int64_t, 3> a = cell(lo), b = cell(hi);
     const double cells = double(b[0] - a[0] + 1) * double(b[1] - a[1] + 1) * double(b[2] - a[2] + 1);
     // A box wider than the grid has buckets: every point is a candidate anyway.
@@ -94,20 +103,21 @@ void BroadPhase::forEachInBox(const Vec3& lo, const Vec3& hi, F&& f) {
         for (std::int32_t j : m_items) f(j);
         return;
     }
-    if (m_stamp.size() != m_mask + size_t{1}) {
-        m_stamp.assign(m_mask + size_t{1}, 0);
-        m_query = 0;
+    std::vector<std::uint32_t>& stamp = stamps.stamp;
+    if (stamp.size() != m_mask + size_t{1}) {
+        stamp.assign(m_mask + size_t{1}, 0);
+        stamps.query = 0;
     }
-    if (++m_query == 0) {  // the stamps wrapped: forget them all once
-        std::fill(m_stamp.begin(), m_stamp.end(), 0);
-        m_query = 1;
+    if (++stamps.query == 0) {  // the stamps wrapped: forget them all once
+        std::fill(stamp.begin(), stamp.end(), 0);
+        stamps.query = 1;
     }
     for (std::int64_t z = a[2]; z <= b[2]; ++z)
         for (std::int64_t y = a[1]; y <= b[1]; ++y)
             for (std::int64_t x = a[0]; x <= b[0]; ++x) {
                 const std::uint32_t bucket = hashCell(x, y, z, m_mask);
-                if (m_stamp[bucket] == m_query) continue;
-                m_stamp[bucket] = m_query;
+                if (stamp[bucket] == stamps.query) continue;
+                stamp[bucket] = stamps.query;
                 forEachInBucket(bucket, f);
             }
 }

@@ -169,14 +169,28 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
         for (int i = begin; i < end; ++i)
             m_cellOf[i] = m_grid.cell(p.position[i]);
     });
-    // The slow grains on every thread, each into its own list; group() sorts each grain's
-    // list, so the lists do not depend on the thread count or the order the pairs come in.
-    m_threadPairs.resize(std::max<size_t>(m_threadPairs.size(), threads));
+    // Every grain on some thread, each thread into its own pair list and with its own box
+    // stamps; group() sorts each grain's list, so the lists do not depend on the thread count
+    // or the order the pairs come in.
+    const size_t teams = std::max<size_t>(m_threadPairs.size(), threads);
+    m_threadPairs.resize(teams);
+    m_threadStamps.resize(teams);
     for (auto& pairs : m_threadPairs)
         pairs.clear();
-    auto search = [&](int begin, int end, std::vector<std::pair<std::int32_t, std::int32_t>>& out) {
+    auto search = [&](int begin, int end, std::vector<std::pair<std::int32_t, std::int32_t>>& out,
+                      BroadPhase::BoxStamps& stamps) {
         for (std::int32_t i = begin; i < end; ++i) {
-            if (m_fast[i]) continue;
+            if (m_fast[i]) {
+                const Vec3 ext = Vec3::Constant((1.0 + params.marginFraction) * p.radius[i] +
+                                                m_extension[i] + allMax);
+                m_grid.forEachInBox(p.position[i] - ext, p.position[i] + ext, stamps,
+                                    [&](std::int32_t j) {
+                                        // Two fast particles find each other twice: keep the
+                                        // pair from the smaller.
+                                        if (j != i && !(m_fast[j] && j < i)) consider(i, j, out);
+                                    });
+                continue;
+            }
             // Half the shell: i's own cell (j > i) and the 13 cells after it; every slow pair
             // once. A bucket also holds the points of other cells that share its hash: only the
             // points of the cell visited count.
@@ -192,28 +206,21 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
         }
     };
     if (threads <= 1) {
-        search(0, static_cast<int>(n), m_threadPairs[0]);
+        search(0, static_cast<int>(n), m_threadPairs[0], m_threadStamps[0]);
     } else {
+        // Chunks dealt round the team: the fast grains (a falling cloud, contiguous in
+        // storage) cost a box query each and would load one thread.
+        constexpr int kChunk = 128;
         parallel::team(threads, [&] {
-            const int t = parallel::threadIndex();
-            const auto [begin, end] =
-                parallel::share(0, static_cast<int>(n), t, parallel::teamSize());
-            search(begin, end, m_threadPairs[t]);
+            const int t = parallel::threadIndex(), teamSize = parallel::teamSize();
+            for (int begin = t * kChunk; begin < static_cast<int>(n); begin += teamSize * kChunk)
+                search(begin, std::min(begin + kChunk, static_cast<int>(n)), m_threadPairs[t],
+                       m_threadStamps[t]);
         });
     }
     m_pairs.clear();
     for (const auto& pairs : m_threadPairs)
         m_pairs.insert(m_pairs.end(), pairs.begin(), pairs.end());
-    // The fast grains on one thread: the box query keeps its stamps in the grid.
-    for (std::int32_t i = 0; i < static_cast<std::int32_t>(n); ++i) {
-        if (!m_fast[i]) continue;
-        const Vec3 ext =
-            Vec3::Constant((1.0 + params.marginFraction) * p.radius[i] + m_extension[i] + allMax);
-        m_grid.forEachInBox(p.position[i] - ext, p.position[i] + ext, [&](std::int32_t j) {
-            // Two fast particles find each other twice: keep the pair from the smaller.
-            if (j != i && !(m_fast[j] && j < i)) consider(i, j, m_pairs);
-        });
-    }
 
     group(m_pairs, n, m_start, m_items, m_cursor, params.threads);
 }

@@ -76,6 +76,7 @@ private:
     std::vector<std::int32_t> m_items;     ///< j, ascending within each i
     std::vector<std::pair<std::int32_t, std::int32_t>> m_pairs;
     std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> m_threadPairs;
+    std::vector<BroadPhase::BoxStamps> m_threadStamps;
     std::vector<std::uint8_t> m_fast;
     std::vector<std::int32_t> m_cursor;
     std::vector<std::array<std::int64_t, 3>> m_cellOf;  ///< each point's grid cell
