@@ -118,12 +118,13 @@ void NeighbourList::group(const std::vector<std::pair<std::int32_t, std::int32_t
     cursor.assign(start.begin(), start.end() - 1);
     for (const auto& [lo, hi] : pairs) items[cursor[lo]++] = hi;
     // Each list ascending; most are empty or hold one (the escaped grains' lists).
-    parallelFor(static_cast<int>(n), parallel::threadsFor(static_cast<int>(n), 2000, threads),
-                [&](int begin, int end) {
-                    for (int i = begin; i < end; ++i)
-                        if (start[i + 1] - start[i] > 1)
-                            std::sort(items.begin() + start[i], items.begin() + start[i + 1]);
-                });
+    parallelChunks(static_cast<int>(n), 256,
+                   parallel::threadsFor(static_cast<int>(n), 2000, threads),
+                   [&](int begin, int end) {
+                       for (int i = begin; i < end; ++i)
+                           if (start[i + 1] - start[i] > 1)
+                               std::sort(items.begin() + start[i], items.begin() + start[i + 1]);
+                   });
 }
 
 void NeighbourList::build(const ParticleStore& p, const std::vector<double>& speed,

@@ -171,4 +171,20 @@ void parallelFor(int n, int threads, F&& f) {
     });
 }
 
+/// Calls f(begin, end) on chunks of `chunk` items of [0, n) dealt round a team (thread t
+/// takes chunks t, t + T, …): for work whose cost is uneven along [0, n), such as the
+/// grains of a falling cloud, contiguous in storage. f must write only what its range owns.
+template <class F>
+void parallelChunks(int n, int chunk, int threads, F&& f) {
+    if (threads <= 1 || n <= chunk) {
+        f(0, n);
+        return;
+    }
+    parallel::team(threads, [&] {
+        const int t = parallel::threadIndex(), size = parallel::teamSize();
+        for (int begin = t * chunk; begin < n; begin += size * chunk)
+            f(begin, std::min(begin + chunk, n));
+    });
+}
+
 }  // namespace ndem
