@@ -92,7 +92,7 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                       ContactSet& out) {
     out.clear();
     const int n = static_cast<int>(p.size());
-    const int threads = std::max(1, params.threads);
+    const int threads = n < kMinParallelItems ? 1 : std::max(1, params.threads);
     m_speed.resize(n);
     m_grain.resize(n);
     parallelFor(n, threads, [&](int begin, int end) {
