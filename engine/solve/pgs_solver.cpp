@@ -222,21 +222,18 @@ void PgsSolver::pack(std::span<const SolverContact> rows, std::span<const Solver
             roll->d[l] = T(inverse(r.invD[3]));
         }
     };
-    if (m_float) {
-        m_floatBlocks.resize(blocks);
-        m_floatRolling.resize(anyRolling ? blocks : 0);
+    auto packAll = [&](auto& blockList, auto& rollingList) {
+        blockList.resize(blocks);
+        rollingList.resize(anyRolling ? blocks : 0);
         parallelFor(blocks, threads, [&](int begin, int end) {
             for (int k = begin; k < end; ++k)
-                packBlock(m_floatBlocks[k], m_hasRolling[k] ? &m_floatRolling[k] : nullptr, k);
+                packBlock(blockList[k], m_hasRolling[k] ? &rollingList[k] : nullptr, k);
         });
-    } else {
-        m_blocks.resize(blocks);
-        m_rolling.resize(anyRolling ? blocks : 0);
-        parallelFor(blocks, threads, [&](int begin, int end) {
-            for (int k = begin; k < end; ++k)
-                packBlock(m_blocks[k], m_hasRolling[k] ? &m_rolling[k] : nullptr, k);
-        });
-    }
+    };
+    if (m_float)
+        packAll(m_floatBlocks, m_floatRolling);
+    else
+        packAll(m_blocks, m_rolling);
 
     m_general.resize(m_generalIndex.size());
     for (size_t g = 0; g < m_generalIndex.size(); ++g) {

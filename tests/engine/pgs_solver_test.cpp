@@ -57,13 +57,15 @@ Solved solve(Problem p, const PgsOptions& o) {
 }
 
 Solved solve(Problem p, int iterations, SimdLevel simd, int threads = 1, bool blocks = true,
-             FrictionModel friction = FrictionModel::Cone) {
+             FrictionModel friction = FrictionModel::Cone,
+             SolverPrecision precision = SolverPrecision::Double) {
     PgsOptions o;
     o.iterations = iterations;
     o.simd = simd;
     o.threads = threads;
     o.blocks = blocks;
     o.friction = friction;
+    o.precision = precision;
     return solve(std::move(p), o);
 }
 
@@ -140,13 +142,7 @@ TEST(PgsKernel, ResultDoesNotDependOnTheThreadCount) {
 
 Solved solveFloat(Problem p, int iterations, SimdLevel simd, int threads = 1,
                   FrictionModel friction = FrictionModel::Cone) {
-    PgsOptions o;
-    o.iterations = iterations;
-    o.simd = simd;
-    o.threads = threads;
-    o.friction = friction;
-    o.precision = SolverPrecision::Float;
-    return solve(std::move(p), o);
+    return solve(std::move(p), iterations, simd, threads, true, friction, SolverPrecision::Float);
 }
 
 TEST(PgsKernel, FloatBlocksAgreeWithDoubleOnesToFloatPrecision) {
