@@ -61,4 +61,23 @@ void BM_StepSettledBedNit50(benchmark::State& state) {
 }
 BENCHMARK(BM_StepSettledBedNit50)->Unit(benchmark::kMillisecond);
 
+
+
+/// One smooth DEM step of the resting bed at half its stability limit.
+void BM_SmoothStepSettledBed(benchmark::State& state) {
+    ndem::World& world = settledWorld();
+    ndem::StepSettings settings = ndem::bench::benchSettings();
+    settings.mode = ndem::StepMode::Smooth;
+    settings.timeStep = 0.5 * world.smoothStabilityLimit();
+    if (auto e = world.applySettings(settings)) state.SkipWithError(e->message.c_str());
+    int contacts = 0;
+    for (auto _ : state)
+        contacts = world.step().contacts;
+    state.counters["contacts"] = contacts;
+    state.counters["timePerParticle"] = benchmark::Counter(
+        static_cast<double>(kParticles) * static_cast<double>(state.iterations()),
+        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_SmoothStepSettledBed)->Unit(benchmark::kMicrosecond);
+
 }  // namespace

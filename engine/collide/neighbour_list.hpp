@@ -22,7 +22,7 @@ struct NeighbourParams {
 
 /// Pair (i, j) is within contact reach when |x_j − x_i| < r_i + r_j + m·min(r_i, r_j) +
 /// h(|v_i| + |v_j|). The lists hold every pair within that reach plus each particle's extension
-/// e_i = skin·r_i/2 + 3h|v_i| (as built); they stay complete for the pairs of grains that still
+/// e_i = skin·r_i/2 + h|v_i| (as built); they stay complete for the pairs of grains that still
 /// have |x_i − x_i⁰| + h|v_i| ≤ e_i, since such an unlisted pair is still out of reach.
 /// A grain that has used up its extension, or was added since the search, "escapes" the lists:
 /// while few have, their pairs are found each step by a box query on the grid of the last

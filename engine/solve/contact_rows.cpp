@@ -41,13 +41,22 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     const Vec3* directions[3] = {&r.n, &r.t1, &r.t2};
     const SolverBody& A = bodies[r.a];
     const SolverBody& B = bodies[r.b];
+    // A sphere's inverse inertia is a number: k t is what the tensor product gives (its zero
+    // off-diagonal terms add nothing), at a fifth of the work.
+    const bool isotropicA = A.isotropic(), isotropicB = B.isotropic();
+    auto responseOfA = [&](const Vec3& t) {
+        return isotropicA ? Vec3(A.invInertia[0] * t) : A.applyInvInertia(t);
+    };
+    auto responseOfB = [&](const Vec3& t) {
+        return isotropicB ? Vec3(B.invInertia[0] * t) : B.applyInvInertia(t);
+    };
     // The Jacobians enter D_j; a sphere row does not keep them (see SolverContact).
     Vec3 angularA[3], angularB[3], responseA[3], responseB[3];
     for (int k = 0; k < 3; ++k) {
         angularA[k] = r.leverA.cross(*directions[k]);
         angularB[k] = r.leverB.cross(*directions[k]);
-        responseA[k] = A.applyInvInertia(angularA[k]);
-        responseB[k] = B.applyInvInertia(angularB[k]);
+        responseA[k] = responseOfA(angularA[k]);
+        responseB[k] = responseOfB(angularB[k]);
     }
     r.scale = scale;
     r.sigmaN = sigmaN;
@@ -56,7 +65,8 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     r.friction = friction;
     r.rollingLimit = rollingLimit;
     r.flags = rollingLimit > 0.0 ? kHasRolling : 0u;
-    if (!sphereRow(A, B, angularA[0], angularA[1], angularB[0], angularB[1])) {
+    if (!(isotropicA && isotropicB &&
+          sphereLevers(angularA[0], angularA[1], angularB[0], angularB[1]))) {
         for (int k = 0; k < 3; ++k) {
             r.angularA[k] = angularA[k];
             r.angularB[k] = angularB[k];
@@ -83,7 +93,7 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
                angularB[k].dot(responseB[k]);
     };
     auto angularRow = [&](const Vec3& axis) {
-        return axis.dot(A.applyInvInertia(axis)) + axis.dot(B.applyInvInertia(axis));
+        return axis.dot(responseOfA(axis)) + axis.dot(responseOfB(axis));
     };
     // A row whose bodies cannot move along it (e.g. rolling between a sphere with fixed
     // rotation and a wall) can apply nothing: it is switched off (invD = 0), not left to wind
@@ -113,7 +123,8 @@ Vec3 relativeContactVelocity(const ContactSet& c, size_t i, std::span<const Solv
 void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
                          const ContactHistory& history, std::span<const SolverBody> bodies,
                          const StepSettings& s, double accelerationScale,
-                         std::vector<SolverContact>& rows, const BodyMap& map) {
+                         std::vector<SolverContact>& rows, const BodyMap& map,
+                         const std::function<void(SolverContact&)>& finish) {
     const double h = s.timeStep;
     const bool hard = s.mode == StepMode::Nonsmooth;
     const ContactLaw lawKind = hard ? ContactLaw::Linear : s.contactLaw;
@@ -161,8 +172,11 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
         r.bias[0] += 4.0 / h * spook.upsilon * hertz.deltaBar + spook.upsilon * hertz.scale * separating;
     };
     parallelFor(static_cast<int>(c.size()), resolveThreads(s.threads), [&](int begin, int end) {
-        for (int i = begin; i < end; ++i)
-            if (rowOf[i] >= 0) build(i, rows[rowOf[i]]);
+        for (int i = begin; i < end; ++i) {
+            if (rowOf[i] < 0) continue;
+            build(i, rows[rowOf[i]]);
+            if (finish) finish(rows[rowOf[i]]);
+        }
     });
 }
 

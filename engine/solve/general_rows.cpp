@@ -154,12 +154,17 @@ void sweepGeneralRows(std::span<SolverContact> rows, SolverBody* bodies, bool co
                 : sweepGeneral<false, false>(rows, bodies, sums);
 }
 
+bool sphereLevers(const Vec3& leverACrossN, const Vec3& leverACrossT1, const Vec3& leverBCrossN,
+                  const Vec3& leverBCrossT1) {
+    constexpr double kParallel = 1e-18;  // |r × n|² ≤ 10⁻¹⁸ |r|² (round-off of r ∥ n)
+    return leverACrossN.squaredNorm() <= kParallel * leverACrossT1.squaredNorm() &&
+           leverBCrossN.squaredNorm() <= kParallel * leverBCrossT1.squaredNorm();
+}
+
 bool sphereRow(const SolverBody& A, const SolverBody& B, const Vec3& leverACrossN,
                const Vec3& leverACrossT1, const Vec3& leverBCrossN, const Vec3& leverBCrossT1) {
-    constexpr double kParallel = 1e-18;  // |r × n|² ≤ 10⁻¹⁸ |r|² (round-off of r ∥ n)
     return A.isotropic() && B.isotropic() &&
-           leverACrossN.squaredNorm() <= kParallel * leverACrossT1.squaredNorm() &&
-           leverBCrossN.squaredNorm() <= kParallel * leverBCrossT1.squaredNorm();
+           sphereLevers(leverACrossN, leverACrossT1, leverBCrossN, leverBCrossT1);
 }
 
 bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies) {
@@ -185,11 +190,16 @@ void applyGeneralImpulse(const SolverContact& c, const std::array<double, 6>& d,
     if (c.flags & kHasJacobians) {
         applyRows(A, B, c, c.scale * d[0], d[1], d[2]);
     } else {
+        // A row without Jacobians is a sphere row: an isotropic I⁻¹ is a number, and k t is
+        // what the tensor product gives (its zero off-diagonal terms add nothing).
         const Vec3* directions[3] = {&c.n, &c.t1, &c.t2};
+        const bool isotropicA = A.isotropic(), isotropicB = B.isotropic();
         Vec3 responseA[3], responseB[3];
         for (int k = 0; k < 3; ++k) {
-            responseA[k] = A.applyInvInertia(c.leverA.cross(*directions[k]));
-            responseB[k] = B.applyInvInertia(c.leverB.cross(*directions[k]));
+            const Vec3 angularA = c.leverA.cross(*directions[k]);
+            const Vec3 angularB = c.leverB.cross(*directions[k]);
+            responseA[k] = isotropicA ? Vec3(A.invInertia[0] * angularA) : A.applyInvInertia(angularA);
+            responseB[k] = isotropicB ? Vec3(B.invInertia[0] * angularB) : B.applyInvInertia(angularB);
         }
         applyRows(A, B, c, responseA, responseB, c.scale * d[0], d[1], d[2]);
     }

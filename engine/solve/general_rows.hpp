@@ -24,6 +24,9 @@ bool sphereRow(const SolverContact& r, std::span<const SolverBody> bodies);
 /// The same test from the levers' products with n and t1, where the caller has them.
 bool sphereRow(const SolverBody& A, const SolverBody& B, const Vec3& leverACrossN,
                const Vec3& leverACrossT1, const Vec3& leverBCrossN, const Vec3& leverBCrossT1);
+/// Its lever half, for a caller that has checked the bodies already.
+bool sphereLevers(const Vec3& leverACrossN, const Vec3& leverACrossT1, const Vec3& leverBCrossN,
+                  const Vec3& leverBCrossT1);
 
 /// Fills the angular Jacobians and responses of a row built without them (kHasJacobians),
 /// from its levers and the bodies' inverse inertia: the expressions the row builder uses.

@@ -22,9 +22,10 @@ Vec3 rotateIntoPlane(const Vec3& spring, const Vec3& n) {
 
 /// Caps a spring force at `limit` and shortens the spring to match (Coulomb slip).
 void capSpring(Vec3& f, Vec3& spring, double stiffness, const Vec3& damping, double limit) {
-    const double m = f.norm();
-    if (m <= limit || m == 0.0) return;
-    f *= limit / m;
+    // Squared first: most springs stick, and then no square root is taken.
+    const double m2 = f.squaredNorm();
+    if (m2 <= limit * limit || m2 == 0.0) return;
+    f *= limit / std::sqrt(m2);
     spring = stiffness > 0.0 ? Vec3(-(f + damping) / stiffness) : Vec3::Zero();
 }
 

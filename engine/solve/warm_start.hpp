@@ -23,4 +23,13 @@ void warmStartRows(std::span<SolverContact> rows, const ContactSet& contacts,
                    const StepSettings& settings, std::span<SolverBody> bodies,
                    const BodyMap& map = {});
 
+/// The multipliers of one row as warmStartRows sets them (no velocity change).
+void warmStartRow(SolverContact& row, const ContactSet& contacts, const ContactHistory& history,
+                  const MaterialTable& materials, const StepSettings& settings,
+                  std::span<const SolverBody> bodies, const BodyMap& map = {});
+
+/// Whether warmStartRow reads the bodies' velocities (the law's estimate of the slip does;
+/// the history does not, so its rows can be warm-started as they are built).
+bool warmStartReadsVelocities(const StepSettings& settings);
+
 }  // namespace ndem

@@ -269,18 +269,27 @@ void StateGuard::checkEnergy(const World& world, const StepStats& stats) {
 void StateGuard::checkEscape(const World& world, const StepStats& stats) {
     if (!m_started || given("escape")) return;
     const ParticleStore& p = world.particles();
+    // The planes' normals once per check, not once per grain: a smooth step of a 10 000-grain
+    // bed spent 5 % of its time rotating them.
+    struct Plane {
+        Vec3 position, up;
+        const Wall* wall;
+    };
+    std::vector<Plane> planes;
+    for (const Wall& w : world.walls())
+        if (w.enabled && w.shape == WallShape::Plane)
+            planes.push_back({w.position, w.orientation * Vec3::UnitZ(), &w});
     std::vector<size_t> outside;
     for (size_t i = 0; i < p.size(); ++i) {
         const Vec3& x = p.position[i];
-        for (const Wall& w : world.walls()) {
-            if (!w.enabled || w.shape != WallShape::Plane) continue;
+        for (const Plane& plane : planes) {
             // Two diameters behind a plane: it went through (a plane has no back to reach).
-            const double behind = -(x - w.position).dot(w.orientation * Vec3::UnitZ());
+            const double behind = -(x - plane.position).dot(plane.up);
             if (behind > 4.0 * p.radius[i]) {
                 std::ostringstream m;
                 m << "step " << stats.step << " (t = " << stats.time << " s): grain " << p.id[i]
                   << " is " << format("%.3g", behind / (2.0 * p.radius[i])) << " d behind wall \""
-                  << w.name << "\" at " << vec(x)
+                  << plane.wall->name << "\" at " << vec(x)
                   << " m: it went through it (time step too large for its speed?)";
                 warn(stats, "escape", m.str());
                 return;

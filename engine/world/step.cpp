@@ -2,11 +2,13 @@
 #include "world/world.hpp"
 
 #include "solve/contact_rows.hpp"
+#include "solve/general_rows.hpp"
 #include "solve/smooth_dem.hpp"
 #include "solve/warm_start.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 
 namespace ndem {
 
@@ -112,14 +114,25 @@ void World::impactStage(StepContext& ctx) {
 void World::continuousStage(StepContext& ctx) {
     // q_n takes v⁺ (wang-servin-berglund Algorithm 1 line 7) before the pre-step adds the
     // external forces (line 8); then warm start and PGS.
+    // The history's warm start reads no velocity: it sets each row's multipliers as the row
+    // is built (the velocity change, which needs v⁺ + h g, follows below).
+    const bool warmWhileBuilding = m_settings.warmStart && !warmStartReadsVelocities(ctx.settings);
+    std::function<void(SolverContact&)> warm;
+    if (warmWhileBuilding)
+        warm = [&](SolverContact& r) {
+            warmStartRow(r, m_contacts, m_history, m_materials, ctx.settings, m_bodies, ctx.map);
+        };
     buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, ctx.settings,
-                        gravity().norm(), m_rows, ctx.map);
+                        gravity().norm(), m_rows, ctx.map, warm);
     const Vec3 gh = m_settings.timeStep * gravity();
     for (size_t i = 0; i + 1 < m_bodies.size(); ++i)  // the last body is the static one
         if (m_bodies[i].invMass > 0.0) m_bodies[i].v += gh;
     if (m_reduction.aggregateCount() > 0) m_reduction.applyGyroscopic(m_bodies, m_settings.timeStep);
-    if (m_settings.warmStart)
+    if (warmWhileBuilding) {
+        if (ctx.settings.warmStartVelocity) applyRowImpulses(m_rows, m_bodies);
+    } else if (m_settings.warmStart) {
         warmStartRows(m_rows, m_contacts, m_history, m_materials, ctx.settings, m_bodies, ctx.map);
+    }
     if (m_probe.requested) runSolverProbe(ctx);
     const PgsResult r =
         m_pgs.solve(m_rows, m_bodies,
