@@ -61,8 +61,6 @@ void BM_StepSettledBedNit50(benchmark::State& state) {
 }
 BENCHMARK(BM_StepSettledBedNit50)->Unit(benchmark::kMillisecond);
 
-
-
 /// One smooth DEM step of the resting bed at half its stability limit.
 void BM_SmoothStepSettledBed(benchmark::State& state) {
     ndem::World& world = settledWorld();

@@ -198,8 +198,10 @@ void applyGeneralImpulse(const SolverContact& c, const std::array<double, 6>& d,
         for (int k = 0; k < 3; ++k) {
             const Vec3 angularA = c.leverA.cross(*directions[k]);
             const Vec3 angularB = c.leverB.cross(*directions[k]);
-            responseA[k] = isotropicA ? Vec3(A.invInertia[0] * angularA) : A.applyInvInertia(angularA);
-            responseB[k] = isotropicB ? Vec3(B.invInertia[0] * angularB) : B.applyInvInertia(angularB);
+            responseA[k] =
+                isotropicA ? Vec3(A.invInertia[0] * angularA) : A.applyInvInertia(angularA);
+            responseB[k] =
+                isotropicB ? Vec3(B.invInertia[0] * angularB) : B.applyInvInertia(angularB);
         }
         applyRows(A, B, c, responseA, responseB, c.scale * d[0], d[1], d[2]);
     }

@@ -49,7 +49,8 @@ void warmStartRow(SolverContact& r, const ContactSet& c, const ContactHistory& h
     const double beta = s.warmStartBeta;
     const double h = s.timeStep;
     const bool hard = s.mode == StepMode::Nonsmooth;
-    for (double& l : r.lambda) l = 0.0;
+    for (double& l : r.lambda)
+        l = 0.0;
     const size_t i = r.contact;
     if (s.warmStartMethod == WarmStartMethod::History) {
         if (c.memory[i] < 0) return;  // zeros: nothing to project
@@ -67,16 +68,13 @@ void warmStartRow(SolverContact& r, const ContactSet& c, const ContactHistory& h
     } else {
         const ContactMaterial& mat = materials.pair(c.materialA[i], c.materialB[i]);
         const NormalLaw law = normalLaw(mat, hard ? ContactLaw::Linear : s.contactLaw,
-                                        c.effectiveDiameter[i], c.diameter[i],
-                                        s.referenceOverlap);
+                                        c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
         // The contact force of the law at the current overlap, f = k δ^{2e_H−1}, as the
         // row's multiplier λ = h f / s. (wang-servin-berglund Eq. 9 writes e_H h k δ^{e_H},
         // which is this with s = e_H δ^{e_H−1} up to a factor e_H²; the form here starts a
         // resting contact exactly at its solution.)
         if (s.warmStartNormal && !hard)
-            r.lambda[0] = h * law.stiffness *
-                          law.forcePower(std::max(c.overlap[i], 0.0)) /
-                          r.scale;
+            r.lambda[0] = h * law.stiffness * law.forcePower(std::max(c.overlap[i], 0.0)) / r.scale;
         const Vec3 u = relativeContactVelocity(c, i, bodies, map);
         if (s.warmStartFriction) {
             r.lambda[1] = dissipativeEstimate(r.t1.dot(u), h, hard ? 0.0 : s.frictionCompliance);
@@ -84,8 +82,7 @@ void warmStartRow(SolverContact& r, const ContactSet& c, const ContactHistory& h
         }
         if (s.warmStartRolling && (r.flags & kHasRolling)) {
             const Vec3 wa = bodies[r.a].w;
-            const Vec3 wb = (c.flags[i] & kWallContact) ? c.wallAngularVelocity[i]
-                                                        : bodies[r.b].w;
+            const Vec3 wb = (c.flags[i] & kWallContact) ? c.wallAngularVelocity[i] : bodies[r.b].w;
             const double gr = hard ? 0.0 : s.rollingCompliance;
             r.lambda[3] = dissipativeEstimate(r.t1.dot(wb - wa), h, gr);
             r.lambda[4] = dissipativeEstimate(r.t2.dot(wb - wa), h, gr);
@@ -103,7 +100,8 @@ void warmStartRows(std::span<SolverContact> rows, const ContactSet& c,
                    const ContactHistory& history, const MaterialTable& materials,
                    const StepSettings& s, std::span<SolverBody> bodies, const BodyMap& map) {
     parallelFor(static_cast<int>(rows.size()), resolveThreads(s.threads), [&](int begin, int end) {
-        for (int k = begin; k < end; ++k) warmStartRow(rows[k], c, history, materials, s, bodies, map);
+        for (int k = begin; k < end; ++k)
+            warmStartRow(rows[k], c, history, materials, s, bodies, map);
     });
     if (s.warmStartVelocity) applyRowImpulses(rows, bodies);
 }
