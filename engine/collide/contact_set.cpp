@@ -52,8 +52,6 @@ void ContactSet::reserve(size_t n) {
     rollingImpulse.reserve(n);
     impactImpulse.reserve(n);
     hertzScale.reserve(n);
-    tangentialSpring.reserve(n);
-    rollingSpring.reserve(n);
 }
 
 void ContactSet::resize(size_t n) {
@@ -77,8 +75,6 @@ void ContactSet::resize(size_t n) {
     rollingImpulse.resize(n);
     impactImpulse.resize(n);
     hertzScale.resize(n);
-    tangentialSpring.resize(n);
-    rollingSpring.resize(n);
 }
 
 size_t ContactSet::add(Index a, Index b, const Vec3& n, const Vec3& la, const Vec3& lb,
@@ -156,6 +152,7 @@ void ContactHistory::store(const ContactSet& c, std::uint32_t ownerIds, int thre
     m_touching.resize(c.size());
     m_recordKey.resize(c.size());
     m_keys.resize(c.size());
+    const bool springs = c.hasSprings();
     m_record.resize(c.size());
     parallel::team(teams, [&] {
         const int t = parallel::threadIndex(), team = parallel::teamSize();
@@ -168,8 +165,8 @@ void ContactHistory::store(const ContactSet& c, std::uint32_t ownerIds, int thre
             m.normalImpulse = c.normalImpulse[i];
             m.frictionImpulse = c.frictionImpulse[i];
             m.rollingImpulse = c.rollingImpulse[i];
-            m.tangentialSpring = c.tangentialSpring[i];
-            m.rollingSpring = c.rollingSpring[i];
+            m.tangentialSpring = springs ? c.tangentialSpring[i] : Vec3::Zero();
+            m.rollingSpring = springs ? c.rollingSpring[i] : Vec3::Zero();
             m.hertzScale = c.hertzScale[i];
             m.touching = (c.flags[i] & kTouching) != 0 || c.normalImpulse[i] > 0.0;
             m_touching[i] = m.touching;

@@ -46,6 +46,8 @@ struct ContactSet {
     std::vector<double> diameter;          ///< d of the overlap error ε_c = δ/d (m)
     std::vector<double> effectiveDiameter; ///< d* = (1/d_a + 1/d_b)⁻¹ (m); a wall counts as ∞
     std::vector<MaterialId> materialA, materialB;
+    // Set for wall contacts only (read them behind kWallContact): a pair of grains leaves
+    // them unwritten, 48 bytes of the detection's writes per contact.
     std::vector<Vec3> wallVelocity;        ///< velocity of the wall surface at the point (m/s)
     std::vector<Vec3> wallAngularVelocity; ///< ω of the wall (rad/s)
     std::vector<std::uint64_t> key;
@@ -58,16 +60,20 @@ struct ContactSet {
     std::vector<Vec3> rollingImpulse;      ///< rolling/twisting angular impulse on B (N m s)
     std::vector<double> impactImpulse;     ///< normal impulse of the impact stage (N s)
     std::vector<double> hertzScale;        ///< s of the continuous normal row, 0 if none
+    // The smooth DEM's springs: sized and written by its force pass only, empty otherwise
+    // (clear() empties them, resize() leaves them), so the nonsmooth steps do not zero them.
     std::vector<Vec3> tangentialSpring;    ///< smooth DEM tangential spring elongation (m)
     std::vector<Vec3> rollingSpring;       ///< smooth DEM rolling spring angle (rad)
+    bool hasSprings() const { return tangentialSpring.size() == size() && rollingSpring.size() == size(); }
 
     size_t size() const { return bodyA.size(); }
     void clear();
     void reserve(size_t n);
 
-    /// n contacts; those added are unset until set().
+    /// n contacts; those added are unset until set(). The springs keep their size.
     void resize(size_t n);
-    /// Writes contact c with zeroed results (inline: the detection calls it for every contact).
+    /// Writes contact c with zeroed results (inline: the detection calls it for every contact);
+    /// a wall contact's velocities are the caller's to set.
     void set(size_t c, Index a, Index b, const Vec3& n, const Vec3& leverA, const Vec3& leverB,
              double overlap, double diameter, double effectiveDiameter, MaterialId ma,
              MaterialId mb, std::uint64_t key, std::uint8_t flags);
@@ -90,8 +96,6 @@ inline void ContactSet::set(size_t c, Index a, Index b, const Vec3& n, const Vec
     effectiveDiameter[c] = dStar;
     materialA[c] = ma;
     materialB[c] = mb;
-    wallVelocity[c].setZero();
-    wallAngularVelocity[c].setZero();
     key[c] = k;
     flags[c] = f;
     memory[c] = -1;
@@ -100,8 +104,6 @@ inline void ContactSet::set(size_t c, Index a, Index b, const Vec3& n, const Vec
     rollingImpulse[c].setZero();
     impactImpulse[c] = 0.0;
     hertzScale[c] = 0.0;
-    tangentialSpring[c].setZero();
-    rollingSpring[c].setZero();
 }
 
 /// What a contact remembers between steps (one cache-friendly record per contact).

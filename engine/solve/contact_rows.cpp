@@ -79,8 +79,8 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
 
     // The wall moves: its contact-point velocity is a constant of the step, so the kernel
     // sees B at rest and the rows aim for −(wall velocity) instead.
-    const Vec3& vw = c.wallVelocity[i];
-    const Vec3& ww = c.wallAngularVelocity[i];
+    const Vec3 vw = wall ? c.wallVelocity[i] : Vec3::Zero().eval();
+    const Vec3 ww = wall ? c.wallAngularVelocity[i] : Vec3::Zero().eval();
     r.bias[0] = -scale * r.n.dot(vw);
     r.bias[1] = -r.t1.dot(vw);
     r.bias[2] = -r.t2.dot(vw);

@@ -45,6 +45,8 @@ void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHis
     thread_local std::vector<Push> buffer;
     std::vector<Push>& pushes = buffer;
     pushes.resize(c.size());
+    c.tangentialSpring.resize(c.size());
+    c.rollingSpring.resize(c.size());
     // A few contacts (a test's pair over 10⁵ steps) stay on the calling thread.
     const int team = parallel::threadsFor(static_cast<int>(c.size()), 512, threads);
     parallelFor(static_cast<int>(c.size()), team, [&](int begin, int end) {
