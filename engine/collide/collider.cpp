@@ -51,6 +51,12 @@ inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams&
     // Pairs that move, even side by side, can be driven together during the solve (a
     // compression wave in a falling pack): keep them as speculative contacts.
     const double dist2 = (b.position - a.position).squaredNorm();
+    if (params.touchingOnly) {
+        // The kTouching test of emitPair up to round-off at δ = −kTouchTolerance·d, where a
+        // smooth contact carries nothing either way.
+        const double touch = (a.radius + b.radius) * (1.0 + kTouchTolerance);
+        return (a.free | b.free) & (dist2 < touch * touch) & (dist2 > 0.0);
+    }
     // Largest: one grain may stop (on the floor, on a resting neighbour) while the other
     // goes on, or both keep their relative motion; grains falling side by side keep their gap.
     const double closing =
@@ -238,7 +244,9 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
                 const Vec3 point = x + (r - 0.5 * overlap) * nrm;
                 const Vec3 wallVelocity = wall.velocityAt(point, nrm);
                 const double travel = params.timeStep * (m_speed[i] + wallVelocity.norm());
-                if (overlap < -staticMargin - travel) return;
+                if (overlap < (params.touchingOnly ? -kTouchTolerance * 2.0 * r
+                                                   : -staticMargin - travel))
+                    return;
                 const double d = 2.0 * r;
                 const size_t c = out.add(i, static_cast<Index>(w), nrm, point - x,
                                          point - wall.position, overlap, d, d, p.material[i],

@@ -19,6 +19,9 @@ struct CollisionParams {
     double skinFraction = 0.5;     ///< neighbour-list skin, fraction of the radius
     int threads = 1;               ///< threads that filter the lists (the result is the same)
     SpeculativeReach reach = SpeculativeReach::Sum;  ///< closing speed of a speculative pair
+    /// Only pairs that touch (δ ≥ −kTouchTolerance·d): the smooth DEM, where a gap carries no
+    /// force and no spring, needs no speculative contacts.
+    bool touchingOnly = false;
 };
 
 /// Finds every sphere–sphere and sphere–wall pair that touches, or is about to within one step

@@ -267,6 +267,37 @@ TEST(ContactDetection, ListsKeptAcrossStepsFindWhatAFreshSearchFinds) {
     }
 }
 
+TEST(ContactDetection, TouchingOnlyKeepsTheTouchingContactsInTheirOrder) {
+    // The smooth DEM's detection: the touching contacts of the full one (pairs and walls of
+    // every kind), in the same order and with the same geometry, so its force sums, taken in
+    // contact order, are the same bit for bit; the gaps, which carry nothing, are gone.
+    ParticleStore p = cloud(2500, 0.02, 2.0, 17);
+    const std::vector<Wall> walls = wallsThroughTheCloud();
+    ContactSet full, touching;
+    Collider a, b;
+    CollisionParams params{kMargin, kStep, 0.5, 2};
+    a.detect(p, walls, {}, params, full);
+    params.touchingOnly = true;
+    b.detect(p, walls, {}, params, touching);
+    std::vector<size_t> expected;
+    for (size_t c = 0; c < full.size(); ++c)
+        if (full.flags[c] & kTouching) expected.push_back(c);
+    ASSERT_GT(expected.size(), 500u);
+    ASSERT_LT(expected.size(), full.size());
+    ASSERT_EQ(touching.size(), expected.size());
+    int walled = 0;
+    for (size_t k = 0; k < expected.size(); ++k) {
+        const size_t c = expected[k];
+        ASSERT_EQ(touching.key[k], full.key[c]) << k;
+        ASSERT_EQ(touching.normal[k], full.normal[c]) << k;
+        ASSERT_EQ(touching.leverA[k], full.leverA[c]) << k;
+        ASSERT_EQ(touching.overlap[k], full.overlap[c]) << k;
+        ASSERT_EQ(touching.flags[k], full.flags[c]) << k;
+        walled += (touching.flags[k] & kWallContact) != 0;
+    }
+    EXPECT_GT(walled, 20);
+}
+
 TEST(ContactDetection, AnAddedGrainAndAJumpingOneDoNotSearchEverything) {
     // They escape the lists and find their pairs by themselves, until there are too many.
     ParticleStore p = cloud(2000, 0.0, 0.0, 4);
