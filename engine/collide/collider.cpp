@@ -244,8 +244,8 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
                 const Vec3 point = x + (r - 0.5 * overlap) * nrm;
                 const Vec3 wallVelocity = wall.velocityAt(point, nrm);
                 const double travel = params.timeStep * (m_speed[i] + wallVelocity.norm());
-                if (overlap < (params.touchingOnly ? -kTouchTolerance * 2.0 * r
-                                                   : -staticMargin - travel))
+                if (overlap <
+                    (params.touchingOnly ? -kTouchTolerance * 2.0 * r : -staticMargin - travel))
                     return;
                 const double d = 2.0 * r;
                 const size_t c = out.add(i, static_cast<Index>(w), nrm, point - x,

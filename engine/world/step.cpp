@@ -58,10 +58,10 @@ void World::prepareStep(StepContext& ctx) {
 }
 
 void World::detectContacts(StepContext& ctx) {
-    const CollisionParams params{m_settings.contactMargin, m_settings.timeStep,
-                                 m_settings.contactSkin, ctx.settings.threads,
-                                 m_settings.speculativeReach,
-                                 m_settings.mode == StepMode::Smooth && !reductionActive()};
+    const CollisionParams params{
+        m_settings.contactMargin,    m_settings.timeStep,
+        m_settings.contactSkin,      ctx.settings.threads,
+        m_settings.speculativeReach, m_settings.mode == StepMode::Smooth && !reductionActive()};
     m_collider.detect(m_particles, m_walls, m_meshes, params, m_contacts);
     m_history.match(m_contacts, ctx.settings.threads);
     StepStats& stats = ctx.stats;
