@@ -44,14 +44,27 @@ void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHis
     // The caller's buffer: a thread_local named inside the lambda would be each worker's own.
     thread_local std::vector<Push> buffer;
     std::vector<Push>& pushes = buffer;
-    pushes.resize(c.size());
     c.tangentialSpring.resize(c.size());
     c.rollingSpring.resize(c.size());
     // A few contacts (a test's pair over 10⁵ steps) stay on the calling thread.
     const int team = parallel::threadsFor(static_cast<int>(c.size()), 512, threads);
+    // One thread adds each contact's push as it goes: the same sums in the same order as the
+    // pass over the buffer below, without writing and reading the buffer.
+    const bool direct = team <= 1;
+    pushes.resize(direct ? 0 : c.size());
+    auto deliver = [&](size_t i, const Push& push) {
+        const Index a = c.bodyA[i];
+        force[a] -= push.force;
+        torque[a] -= push.torqueA;
+        if (!(c.flags[i] & kWallContact)) {
+            const Index b = c.bodyB[i];
+            force[b] += push.force;
+            torque[b] += push.torqueB;
+        }
+    };
     parallelFor(static_cast<int>(c.size()), team, [&](int begin, int end) {
         for (int i = begin; i < end; ++i) {
-            pushes[i].active = false;
+            if (!direct) pushes[i].active = false;
             c.normalImpulse[i] = 0.0;
             c.frictionImpulse[i].setZero();
             c.rollingImpulse[i].setZero();
@@ -109,11 +122,15 @@ void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHis
             }
 
             const Vec3 f = fn * n + ft;  // on B
-            Push& push = pushes[i];
+            Push push;
             push.force = f;
             push.torqueA = c.leverA[i].cross(f) + moment;
-            if (!wall) push.torqueB = c.leverB[i].cross(f) + moment;
+            push.torqueB = wall ? Vec3::Zero().eval() : Vec3(c.leverB[i].cross(f) + moment);
             push.active = true;
+            if (direct)
+                deliver(i, push);
+            else
+                pushes[i] = push;
             c.normalImpulse[i] = fn * h;
             c.frictionImpulse[i] = ft * h;
             c.rollingImpulse[i] = moment * h;
@@ -121,18 +138,8 @@ void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHis
             c.rollingSpring[i] = theta;
         }
     });
-    for (size_t i = 0; i < c.size(); ++i) {
-        const Push& push = pushes[i];
-        if (!push.active) continue;
-        const Index a = c.bodyA[i];
-        force[a] -= push.force;
-        torque[a] -= push.torqueA;
-        if (!(c.flags[i] & kWallContact)) {
-            const Index b = c.bodyB[i];
-            force[b] += push.force;
-            torque[b] += push.torqueB;
-        }
-    }
+    for (size_t i = 0; i < pushes.size(); ++i)
+        if (pushes[i].active) deliver(i, pushes[i]);
 }
 
 double smoothStabilityLimit(const ParticleStore& p, const MaterialTable& materials,
