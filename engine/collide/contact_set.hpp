@@ -64,7 +64,9 @@ struct ContactSet {
     // (clear() empties them, resize() leaves them), so the nonsmooth steps do not zero them.
     std::vector<Vec3> tangentialSpring;    ///< smooth DEM tangential spring elongation (m)
     std::vector<Vec3> rollingSpring;       ///< smooth DEM rolling spring angle (rad)
-    bool hasSprings() const { return tangentialSpring.size() == size() && rollingSpring.size() == size(); }
+    bool hasSprings() const {
+        return tangentialSpring.size() == size() && rollingSpring.size() == size();
+    }
 
     size_t size() const { return bodyA.size(); }
     void clear();

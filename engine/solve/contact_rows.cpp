@@ -41,15 +41,9 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     const Vec3* directions[3] = {&r.n, &r.t1, &r.t2};
     const SolverBody& A = bodies[r.a];
     const SolverBody& B = bodies[r.b];
-    // A sphere's inverse inertia is a number: k t is what the tensor product gives (its zero
-    // off-diagonal terms add nothing), at a fifth of the work.
     const bool isotropicA = A.isotropic(), isotropicB = B.isotropic();
-    auto responseOfA = [&](const Vec3& t) {
-        return isotropicA ? Vec3(A.invInertia[0] * t) : A.applyInvInertia(t);
-    };
-    auto responseOfB = [&](const Vec3& t) {
-        return isotropicB ? Vec3(B.invInertia[0] * t) : B.applyInvInertia(t);
-    };
+    auto responseOfA = [&](const Vec3& t) { return A.applyInvInertia(t, isotropicA); };
+    auto responseOfB = [&](const Vec3& t) { return B.applyInvInertia(t, isotropicB); };
     // The Jacobians enter D_j; a sphere row does not keep them (see SolverContact).
     Vec3 angularA[3], angularB[3], responseA[3], responseB[3];
     for (int k = 0; k < 3; ++k) {

@@ -190,18 +190,13 @@ void applyGeneralImpulse(const SolverContact& c, const std::array<double, 6>& d,
     if (c.flags & kHasJacobians) {
         applyRows(A, B, c, c.scale * d[0], d[1], d[2]);
     } else {
-        // A row without Jacobians is a sphere row: an isotropic I⁻¹ is a number, and k t is
-        // what the tensor product gives (its zero off-diagonal terms add nothing).
+        // A row without Jacobians is a sphere row: its bodies are isotropic.
         const Vec3* directions[3] = {&c.n, &c.t1, &c.t2};
         const bool isotropicA = A.isotropic(), isotropicB = B.isotropic();
         Vec3 responseA[3], responseB[3];
         for (int k = 0; k < 3; ++k) {
-            const Vec3 angularA = c.leverA.cross(*directions[k]);
-            const Vec3 angularB = c.leverB.cross(*directions[k]);
-            responseA[k] =
-                isotropicA ? Vec3(A.invInertia[0] * angularA) : A.applyInvInertia(angularA);
-            responseB[k] =
-                isotropicB ? Vec3(B.invInertia[0] * angularB) : B.applyInvInertia(angularB);
+            responseA[k] = A.applyInvInertia(c.leverA.cross(*directions[k]), isotropicA);
+            responseB[k] = B.applyInvInertia(c.leverB.cross(*directions[k]), isotropicB);
         }
         applyRows(A, B, c, responseA, responseB, c.scale * d[0], d[1], d[2]);
     }

@@ -27,6 +27,12 @@ struct alignas(64) SolverBody {
                     k[3] * t.x() + k[1] * t.y() + k[5] * t.z(),
                     k[4] * t.x() + k[5] * t.y() + k[2] * t.z());
     }
+    /// The same product where the caller knows whether the body is isotropic (a sphere): then
+    /// I⁻¹ is a number, and k t is what the tensor gives (its zero off-diagonal terms add
+    /// nothing), at a fifth of the work.
+    Vec3 applyInvInertia(const Vec3& t, bool isotropicBody) const {
+        return isotropicBody ? Vec3(invInertia[0] * t) : applyInvInertia(t);
+    }
     void setIsotropicInvInertia(double k) {
         invInertia[0] = invInertia[1] = invInertia[2] = k;
         invInertia[3] = invInertia[4] = invInertia[5] = 0.0;
