@@ -93,10 +93,8 @@ inline void Collider::emitPair(Index i, Index j, ContactSet& out, size_t c) cons
             overlap >= -kTouchTolerance * meanDiameter ? kTouching : 0);
 }
 
-void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
-                      const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
-                      ContactSet& out) {
-    out.clear();
+const NeighbourList& Collider::updateLists(const ParticleStore& p, const CollisionParams& params,
+                                           const std::function<void()>& beforeSearch) {
     const int n = static_cast<int>(p.size());
     const int threads = n < kMinParallelItems ? 1 : std::max(1, params.threads);
     m_speed.resize(n);
@@ -109,7 +107,17 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     });
     const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction,
                                threads};
-    m_neighbours.update(p, m_speed, list);
+    m_neighbours.update(p, m_speed, list, beforeSearch);
+    return m_neighbours;
+}
+
+void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
+                      const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
+                      ContactSet& out) {
+    out.clear();
+    const int n = static_cast<int>(p.size());
+    const int threads = n < kMinParallelItems ? 1 : std::max(1, params.threads);
+    updateLists(p, params);
 
     // The pairs of i are listed in the order of the hashed grid walk this detection replaced,
     // on cells as wide as the fastest pair's reach: by the first place among the 27 cells

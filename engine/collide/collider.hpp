@@ -9,6 +9,7 @@
 #include "core/wall.hpp"
 
 #include <array>
+#include <functional>
 #include <vector>
 
 namespace ndem {
@@ -39,14 +40,34 @@ public:
     /// Grains tested against the walls in the last detection, all walls summed (a test hook).
     size_t wallTests() const { return m_wallTests; }
 
-private:
+    /// What the pair filter and the contacts read of a grain, in one place (48 bytes): the
+    /// filter reads every listed partner.
+    struct Grain {
+        Vec3 position;
+        double radius = 0.0;
+        double speed = 0.0;  ///< |v|
+        std::uint32_t id = 0;
+        MaterialId material = 0;
+        bool free = false;  ///< has mass or inertia to move
+    };
+
+    /// The first half of detect() for a caller that walks the pairs itself (the smooth DEM's
+    /// pass, solve/smooth_pairs.hpp): the grains read and the lists readied for this step.
+    /// `beforeSearch` runs while the old lists are still there, if the grid is searched again.
+    const NeighbourList& updateLists(const ParticleStore& particles, const CollisionParams& params,
+                                     const std::function<void()>& beforeSearch = {});
+    /// The grains as updateLists() or detect() last read them, by storage index.
+    const std::vector<Grain>& grains() const { return m_grain; }
+    /// Appends the wall contacts, wall by wall in grain order, after updateLists() or detect().
+    void detectWalls(const ParticleStore& particles, const std::vector<Wall>& walls,
+                     const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
+                     ContactSet& out);
+
+  private:
     /// Whether spheres i and j (storage indices) can touch within the step.
     bool withinReach(const ParticleStore& p, const CollisionParams& params, Index i, Index j) const;
     /// Writes the contact of i and j as contact c.
     void emitPair(Index i, Index j, ContactSet& out, size_t c) const;
-    void detectWalls(const ParticleStore& particles, const std::vector<Wall>& walls,
-                     const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
-                     ContactSet& out);
     /// The grains to test against wall w, ascending, or nullptr for all: a wall that does not
     /// move lists, with each neighbour search, the grains that can reach it before they escape
     /// their lists, and the escaped grains are added.
@@ -65,17 +86,6 @@ private:
         Vec3 surfaceVelocity = Vec3::Zero();
         std::vector<Index> grains;
         bool sameWall(const Wall& wall, const CollisionParams& params, long builds) const;
-    };
-
-    /// What the pair filter and the contacts read of a grain, in one place (48 bytes): the
-    /// filter reads every listed partner.
-    struct Grain {
-        Vec3 position;
-        double radius = 0.0;
-        double speed = 0.0;  ///< |v|
-        std::uint32_t id = 0;
-        MaterialId material = 0;
-        bool free = false;   ///< has mass or inertia to move
     };
 
     NeighbourList m_neighbours;

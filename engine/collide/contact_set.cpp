@@ -205,6 +205,14 @@ void ContactHistory::store(const ContactSet& c, std::uint32_t ownerIds, int thre
                 if (m_keys[a] == m_keys[b]) m_uniqueKeys = false;
 }
 
+std::int32_t ContactHistory::find(std::uint64_t key) const {
+    const std::uint32_t owner = keyOwner(key);
+    if (owner + 1 >= m_start.size()) return -1;
+    for (std::int32_t k = m_start[owner]; k < m_start[owner + 1]; ++k)
+        if (m_keys[k] == key) return m_record[k];
+    return -1;
+}
+
 void ContactHistory::match(ContactSet& c, int threads) const {
     parallelFor(static_cast<int>(c.size()), threads, [&](int begin, int end) {
         // Contacts come in nearly last step's order: the record after the last one matched is
@@ -216,13 +224,7 @@ void ContactHistory::match(ContactSet& c, int threads) const {
             if (m_uniqueKeys && next >= 0 && next < records && m_recordKey[next] == c.key[i]) {
                 r = next;
             } else {
-                const std::uint32_t owner = keyOwner(c.key[i]);
-                if (owner + 1 < m_start.size())
-                    for (std::int32_t k = m_start[owner]; k < m_start[owner + 1]; ++k)
-                        if (m_keys[k] == c.key[i]) {
-                            r = m_record[k];
-                            break;
-                        }
+                r = find(c.key[i]);
             }
             c.memory[i] = r;
             if (r < 0) continue;

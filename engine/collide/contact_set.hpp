@@ -133,6 +133,8 @@ public:
 
     /// Fills contacts.memory and the kWasTouching flag for every contact.
     void match(ContactSet& contacts, int threads = 1) const;
+    /// The record of the contact with this key, or −1.
+    std::int32_t find(std::uint64_t key) const;
 
     const ContactMemory& operator[](std::int32_t i) const { return m_records[i]; }
     size_t size() const { return m_records.size(); }

@@ -71,12 +71,14 @@ bool NeighbourList::markEscaped(const ParticleStore& p, const std::vector<double
 }
 
 void NeighbourList::update(const ParticleStore& p, const std::vector<double>& speed,
-                           const NeighbourParams& params) {
+                           const NeighbourParams& params,
+                           const std::function<void()>& beforeSearch) {
     if (!m_position.empty() && params.marginFraction == m_marginFraction &&
         markEscaped(p, speed, params)) {
         findEscapedPairs(p, speed, params);
         return;
     }
+    if (beforeSearch) beforeSearch();
     build(p, speed, params);
     m_escaped.assign(p.size(), 0);
     m_escapedList.clear();

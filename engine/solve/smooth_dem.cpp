@@ -2,34 +2,13 @@
 
 #include "core/parallel.hpp"
 #include "solve/contact_law.hpp"
+#include "solve/smooth_contact.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace ndem {
-
-namespace {
-
-/// Keeps a spring vector in the current tangent plane with its length (the contact frame
-/// turns between steps; Luding 2008 rotates the spring instead of cutting it short).
-Vec3 rotateIntoPlane(const Vec3& spring, const Vec3& n) {
-    const double length = spring.norm();
-    Vec3 t = spring - spring.dot(n) * n;
-    const double tl = t.norm();
-    return tl > 0.0 ? Vec3(t * (length / tl)) : Vec3::Zero();
-}
-
-/// Caps a spring force at `limit` and shortens the spring to match (Coulomb slip).
-void capSpring(Vec3& f, Vec3& spring, double stiffness, const Vec3& damping, double limit) {
-    // Squared first: most springs stick, and then no square root is taken.
-    const double m2 = f.squaredNorm();
-    if (m2 <= limit * limit || m2 == 0.0) return;
-    f *= limit / std::sqrt(m2);
-    spring = stiffness > 0.0 ? Vec3(-(f + damping) / stiffness) : Vec3::Zero();
-}
-
-}  // namespace
 
 void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHistory& history,
                          const MaterialTable& materials, const StepSettings& s,
@@ -81,46 +60,23 @@ void computeSmoothForces(const ParticleStore& p, ContactSet& c, const ContactHis
             const Vec3 vb = wall ? c.wallVelocity[i]
                                  : Vec3(p.velocity[b] + p.angularVelocity[b].cross(c.leverB[i]));
             const Vec3 u = vb - va;  // velocity of B relative to A at the contact point
-            const double overlapRate = -u.dot(n);
 
             const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
-            const NormalLaw law =
-                normalLaw(m, s.contactLaw, c.effectiveDiameter[i], c.diameter[i], s.referenceOverlap);
-            const double elastic = law.forcePower(delta);
-            const double viscous = law.damping * law.dampingPower(delta) * overlapRate;
-            const double fn = std::max(0.0, law.stiffness * (elastic + viscous));
-
-            const double rStar = 0.5 * c.effectiveDiameter[i];
-            const double kt = law.exponent > 1.0 ? 8.0 * m.shearModulus * std::sqrt(rStar * delta)
-                                                 : 2.0 / 7.0 * law.stiffness;
             Vec3 xi = Vec3::Zero(), theta = Vec3::Zero();
             if (c.memory[i] >= 0) {
-                xi = rotateIntoPlane(history[c.memory[i]].tangentialSpring, n);
+                xi = history[c.memory[i]].tangentialSpring;
                 theta = history[c.memory[i]].rollingSpring;
             }
-            const Vec3 ut = u - u.dot(n) * n;
-            xi += h * ut;
-            const Vec3 tangentialDamping = law.damping * kt * ut;
-            Vec3 ft = -kt * xi - tangentialDamping;
-            capSpring(ft, xi, kt, tangentialDamping, m.friction * fn);
-
-            // Rolling (tangent-plane part) and twisting (normal part) springs on ω_B − ω_A.
-            Vec3 moment = Vec3::Zero();
-            if (m.rollingResistance > 0.0) {
-                const Vec3 wa = p.angularVelocity[a];
-                const Vec3 wb = wall ? c.wallAngularVelocity[i] : p.angularVelocity[b];
-                theta += h * (wb - wa);
-                const double kr = kt * rStar * rStar;
-                Vec3 rollTheta = theta - theta.dot(n) * n;
-                Vec3 twistTheta = theta.dot(n) * n;
-                Vec3 roll = -kr * rollTheta, twist = -kr * twistTheta;
-                const double limit = m.rollingResistance * rStar * fn;
-                capSpring(roll, rollTheta, kr, Vec3::Zero(), limit);
-                capSpring(twist, twistTheta, kr, Vec3::Zero(), limit);
-                theta = rollTheta + twistTheta;
-                moment = roll + twist;
-            }
-
+            const Vec3 spin = m.rollingResistance > 0.0
+                                  ? Vec3((wall ? c.wallAngularVelocity[i] : p.angularVelocity[b]) -
+                                         p.angularVelocity[a])
+                                  : Vec3::Zero();
+            const SmoothPush sp =
+                smoothContactForce(m, s.contactLaw, s.referenceOverlap, c.effectiveDiameter[i],
+                                   c.diameter[i], n, delta, u, spin, h, xi, theta);
+            const double fn = sp.normalForce;
+            const Vec3& ft = sp.tangentialForce;
+            const Vec3& moment = sp.moment;
             const Vec3 f = fn * n + ft;  // on B
             Push push;
             push.force = f;

@@ -76,7 +76,7 @@ void World::emitAndRemove(StepStats& stats) {
                 ++e.skipped;
                 break;
             }
-            nearby.push_back(addParticle(p));
+            nearby.push_back(insertParticle(p));
             ++e.emitted;
             ++stats.emitted;
         }

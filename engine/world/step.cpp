@@ -21,6 +21,21 @@ StepStats World::step() {
     for (auto& m : m_measurements) m->prepare(*this);
     PhaseTimes& seconds = ctx.stats.seconds;
 
+    m_lastStepOnLists = smoothOnLists();
+    if (m_lastStepOnLists) {
+        timed(seconds.collide, [&] {
+            prepareStep(ctx);
+            detectSmooth(ctx);
+        });
+        timed(seconds.solve, [&] { smoothPairForces(ctx); });
+        timed(seconds.integrate, [&] { integrateSmooth(ctx); });
+        timed(seconds.integrate, [&] { finishStep(ctx); });
+        timed(seconds.measure, [&] { measure(ctx.stats); });
+        return ctx.stats;
+    }
+    // The other stages read last step's contacts and history as records.
+    syncHistory();
+    m_smoothPairs.forget();
     timed(seconds.collide, [&] {
         prepareStep(ctx);
         detectContacts(ctx);
@@ -57,12 +72,14 @@ void World::prepareStep(StepContext& ctx) {
         reorderParticles();
 }
 
+CollisionParams World::collisionParams(const StepContext& ctx) const {
+    return CollisionParams{m_settings.contactMargin,    m_settings.timeStep,
+                           m_settings.contactSkin,      ctx.settings.threads,
+                           m_settings.speculativeReach, smoothOnLists()};
+}
+
 void World::detectContacts(StepContext& ctx) {
-    const CollisionParams params{
-        m_settings.contactMargin,    m_settings.timeStep,
-        m_settings.contactSkin,      ctx.settings.threads,
-        m_settings.speculativeReach, m_settings.mode == StepMode::Smooth && !reductionActive()};
-    m_collider.detect(m_particles, m_walls, m_meshes, params, m_contacts);
+    m_collider.detect(m_particles, m_walls, m_meshes, collisionParams(ctx), m_contacts);
     m_history.match(m_contacts, ctx.settings.threads);
     StepStats& stats = ctx.stats;
     stats.contacts = stats.speculativeContacts = 0;
@@ -159,8 +176,14 @@ void World::finishStep(StepContext& ctx) {
         const double rowSweeps = std::max(1.0, double(m_rows.size()) * ctx.stats.iterations);
         m_governor.record(ctx.settings.threads, ctx.stats.seconds.solve / rowSweeps);
     }
-    accumulateWallForces();
-    m_history.store(m_contacts, m_particles.nextId(), ctx.settings.threads);
+    if (m_lastStepOnLists) {
+        // Written out when asked for (contacts(), contactHistory()).
+        accumulateWallForces(m_smoothPairs.wallContacts());
+        m_contactsStale = m_historyStale = true;
+    } else {
+        accumulateWallForces(m_contacts);
+        m_history.store(m_contacts, m_particles.nextId(), ctx.settings.threads);
+    }
     m_time += m_settings.timeStep;
     ++m_stepCount;
     StepStats& stats = ctx.stats;
@@ -289,21 +312,20 @@ void World::flagImpacts(StepContext& ctx) {
     ctx.stats.impacts += impacts;
 }
 
-void World::accumulateWallForces() {
+void World::accumulateWallForces(const ContactSet& c) {
     for (Wall& w : m_walls) {
         w.force.setZero();
         w.torque.setZero();
     }
     const double invH = 1.0 / m_settings.timeStep;
-    for (size_t i = 0; i < m_contacts.size(); ++i) {
-        if (!(m_contacts.flags[i] & kWallContact)) continue;
-        Wall& w = m_walls[m_contacts.bodyB[i]];
-        const Vec3 impulse = (m_contacts.normalImpulse[i] + m_contacts.impactImpulse[i]) *
-                                 m_contacts.normal[i] +
-                             m_contacts.frictionImpulse[i];
+    for (size_t i = 0; i < c.size(); ++i) {
+        if (!(c.flags[i] & kWallContact)) continue;
+        Wall& w = m_walls[c.bodyB[i]];
+        const Vec3 impulse =
+            (c.normalImpulse[i] + c.impactImpulse[i]) * c.normal[i] + c.frictionImpulse[i];
         const Vec3 f = impulse * invH;
         w.force += f;
-        w.torque += m_contacts.leverB[i].cross(f) + m_contacts.rollingImpulse[i] * invH;
+        w.torque += c.leverB[i].cross(f) + c.rollingImpulse[i] * invH;
     }
 }
 
@@ -325,6 +347,21 @@ void World::integratePositions(const StepContext& ctx) {
 // ---------------------------------------------------------------------------------------
 // Smooth DEM
 // ---------------------------------------------------------------------------------------
+
+void World::detectSmooth(StepContext& ctx) {
+    m_smoothPairs.detect(m_collider, m_particles, m_walls, m_meshes, collisionParams(ctx),
+                         m_history);
+}
+
+void World::smoothPairForces(StepContext& ctx) {
+    const size_t n = m_particles.size();
+    m_force.assign(n, Vec3::Zero());
+    m_torque.assign(n, Vec3::Zero());
+    m_smoothTotals = m_smoothPairs.forces(m_collider, m_particles, m_materials, m_settings,
+                                          m_history, ctx.settings.threads, m_force, m_torque);
+    ctx.stats.contacts = m_smoothTotals.contacts;
+    ctx.stats.speculativeContacts = 0;
+}
 
 void World::smoothForces(const StepContext& ctx) {
     const size_t n = m_particles.size();

@@ -65,7 +65,26 @@ std::optional<Error> World::setMaterials(const std::vector<Material>& materials)
 }
 
 Index World::addParticle(const ParticleSpec& spec) {
+    syncHistory();
+    return insertParticle(spec);
+}
+
+Index World::insertParticle(const ParticleSpec& spec) {
     return m_particles.add(spec, m_materials.materials()[spec.material].density);
+}
+
+void World::syncContacts() const {
+    if (!m_contactsStale) return;
+    m_contacts.clear();
+    m_smoothPairs.writeContacts(m_particles, m_contacts);
+    m_contactsStale = false;
+}
+
+void World::syncHistory() const {
+    if (!m_historyStale) return;
+    syncContacts();
+    m_history.store(m_contacts, m_particles.nextId());
+    m_historyStale = false;
 }
 
 double World::smoothStabilityLimit() const {
@@ -94,14 +113,22 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
 
 void World::measure(StepStats& stats) {
     stats.kineticEnergy = kineticEnergy(m_particles);
+    // The overlaps ε = δ/d of the touching contacts (the smooth pass on the lists sums them
+    // as it goes, in the same order).
     double sum = 0.0, maxOverlap = 0.0;
     int touching = 0;
-    for (size_t i = 0; i < m_contacts.size(); ++i) {
-        if (!(m_contacts.flags[i] & kTouching)) continue;
-        const double e = m_contacts.overlap[i] / m_contacts.diameter[i];
-        sum += e;
-        maxOverlap = std::max(maxOverlap, e);
-        ++touching;
+    if (m_lastStepOnLists) {
+        touching = m_smoothTotals.contacts;
+        sum = m_smoothTotals.overlapSum;
+        maxOverlap = m_smoothTotals.maxOverlap;
+    } else {
+        for (size_t i = 0; i < m_contacts.size(); ++i) {
+            if (!(m_contacts.flags[i] & kTouching)) continue;
+            const double e = m_contacts.overlap[i] / m_contacts.diameter[i];
+            sum += e;
+            maxOverlap = std::max(maxOverlap, e);
+            ++touching;
+        }
     }
     stats.meanOverlap = touching ? sum / touching : 0.0;
     stats.maxOverlap = maxOverlap;

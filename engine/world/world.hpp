@@ -17,6 +17,7 @@
 #include "reduce/model_reduction.hpp"
 #include "solve/impact_region.hpp"
 #include "solve/pgs_solver.hpp"
+#include "solve/smooth_pairs.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
 #include "world/state_guard.hpp"
@@ -77,8 +78,16 @@ public:
     /// panel); the scene's pair overrides still apply. Same count and names as before, and the
     /// densities may not change (particle masses are fixed). Nothing changes on error.
     std::optional<Error> setMaterials(const std::vector<Material>& materials);
-    const ContactSet& contacts() const { return m_contacts; }
-    const ContactHistory& contactHistory() const { return m_history; }
+    /// The last step's contacts. The smooth DEM on the lists writes them out on the first
+    /// call after a step (solve/smooth_pairs.hpp).
+    const ContactSet& contacts() const {
+        syncContacts();
+        return m_contacts;
+    }
+    const ContactHistory& contactHistory() const {
+        syncHistory();
+        return m_history;
+    }
     /// How the last continuous-stage solve split its rows (colours, blocks, general rows).
     const PgsLayout& solverLayout() const { return m_pgs.layout(); }
     const std::string& name() const { return m_name; }
@@ -106,7 +115,10 @@ public:
     /// Adds a particle between steps; returns its storage index.
     Index addParticle(const ParticleSpec& spec);
     /// Removes a particle between steps (its id is retired).
-    void removeParticle(Index i) { m_particles.remove(i); }
+    void removeParticle(Index i) {
+        syncHistory();
+        m_particles.remove(i);
+    }
 
     const std::vector<Emitter>& emitters() const { return m_emitters; }
     std::vector<Emitter>& emitters() { return m_emitters; }
@@ -151,6 +163,10 @@ private:
     void writeBackVelocities(const StepContext& ctx);
     void mergeAggregates(StepContext& ctx);
     void integratePositions(const StepContext& ctx);
+    /// Smooth DEM without model reduction: forces straight from the neighbour lists.
+    bool smoothOnLists() const { return m_settings.mode == StepMode::Smooth && !reductionActive(); }
+    void detectSmooth(StepContext& ctx);
+    void smoothPairForces(StepContext& ctx);
     void smoothForces(const StepContext& ctx);
     void integrateSmooth(const StepContext& ctx);
     void finishStep(StepContext& ctx);
@@ -159,6 +175,12 @@ private:
     void archive(StateArchive& a);
 
     // Pieces of the stages.
+    /// The last step's contacts (and the history from them) written out where the smooth DEM
+    /// on the lists kept them in its own form.
+    void syncContacts() const;
+    void syncHistory() const;
+    CollisionParams collisionParams(const StepContext& ctx) const;
+    Index insertParticle(const ParticleSpec& spec);
     void applySchedule();
     void emitAndRemove(StepStats& stats);
     void reorderParticles();
@@ -168,7 +190,7 @@ private:
     bool impactsOutranDetection(const StepContext& ctx) const;
     void runSolverProbe(const StepContext& ctx);
     void carryInternalImpulses(const BodyMap& map);
-    void accumulateWallForces();
+    void accumulateWallForces(const ContactSet& contacts);
     /// PGS options from the settings: threads, kernel and friction model.
     PgsOptions pgsOptions(const StepContext& ctx, int iterations, double tolerance = 0.0,
                           std::vector<double>* residualHistory = nullptr) const;
@@ -183,8 +205,13 @@ private:
     std::vector<TriangleMesh> m_meshes;
 
     Collider m_collider;
-    ContactSet m_contacts;
-    ContactHistory m_history;
+    // Written out on demand after a smooth step on the lists (contacts(), contactHistory()).
+    mutable ContactSet m_contacts;
+    mutable ContactHistory m_history;
+    mutable bool m_contactsStale = false, m_historyStale = false;
+    SmoothPairs m_smoothPairs;
+    SmoothPairs::Totals m_smoothTotals;
+    bool m_lastStepOnLists = false;
 
     std::vector<SolverBody> m_bodies;  ///< particles then one static body for walls
     std::vector<SolverContact> m_rows;

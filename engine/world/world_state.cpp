@@ -149,6 +149,7 @@ void World::archive(StateArchive& a) {
 }
 
 StateArchive World::saveState() const {
+    syncHistory();
     StateArchive a = StateArchive::saving();
     // archive() writes nothing into the world while saving.
     const_cast<World*>(this)->archive(a);
@@ -178,6 +179,8 @@ std::optional<Error> World::loadState(StateArchive& state) {
     // starts afresh (its result does not depend on the lists' history).
     m_collider = Collider{};
     m_contacts = ContactSet{};
+    m_smoothPairs = SmoothPairs{};
+    m_contactsStale = m_historyStale = m_lastStepOnLists = false;
     return std::nullopt;
 }
 
