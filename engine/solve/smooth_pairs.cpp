@@ -1,6 +1,7 @@
 #include "solve/smooth_pairs.hpp"
 
 #include "core/parallel.hpp"
+#include "solve/smooth_batch.hpp"
 #include "solve/smooth_contact.hpp"
 #include "solve/smooth_dem.hpp"
 
@@ -68,6 +69,7 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
     const NeighbourList& lists = collider.neighbours();
     const std::vector<Collider::Grain>& g = collider.grains();
     const double h = s.timeStep;
+    const SmoothBatchKernel kernel = smoothBatchKernel(s.simd);
     const bool sameLists = m_passed && m_build == lists.builds();
     const size_t slots = m_wasEscaped.size();
     // Whether the entry of i and j held its spring in the last pass (neither had escaped).
@@ -91,87 +93,143 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
         return found ? *c : Springs{};
     };
 
-    auto contact = [&](size_t i, size_t j, std::int32_t entry) {
+    // Touching pairs are staged into a batch; a full batch goes through the force kernel and
+    // then, in staging order, onto the grains, into the records and back into the springs.
+    SmoothBatch& batch = *out.batch;
+    ThreadPart::Staged* staged = out.staged.data();
+    int count = 0;
+    auto flush = [&] {
+        if (count == 0) return;
+        if (s.contactLaw == ContactLaw::Hertz)
+            kernel.run(batch, count, h);
+        else
+            lawOneByOne(batch, count, s);
+        for (int k = 0; k < count; ++k) {
+            const ThreadPart::Staged& st = staged[k];
+            const Vec3 n(batch.nx[k], batch.ny[k], batch.nz[k]);
+            const Springs springs{Vec3(batch.xix[k], batch.xiy[k], batch.xiz[k]),
+                                  Vec3(batch.thx[k], batch.thy[k], batch.thz[k])};
+            Record r;
+            r.a = st.a;
+            r.b = st.b;
+            r.flags = st.flags;
+            r.normal = n;
+            r.overlap = batch.overlap[k];
+            r.normalImpulse = batch.normalForce[k] * h;
+            r.frictionImpulse = h * Vec3(batch.ftx[k], batch.fty[k], batch.ftz[k]);
+            r.rollingImpulse = h * Vec3(batch.mx[k], batch.my[k], batch.mz[k]);
+            if (st.entry >= 0) {
+                m_entrySprings[st.entry] = springs;
+                r.springs = st.entry;
+            } else {
+                r.springs = -1 - static_cast<std::int32_t>(out.loose.size());
+                out.loose.emplace_back(st.key, springs);
+            }
+            const ThreadPart::Push push{Vec3(batch.fx[k], batch.fy[k], batch.fz[k]),
+                                        Vec3(batch.tax[k], batch.tay[k], batch.taz[k]),
+                                        Vec3(batch.tbx[k], batch.tby[k], batch.tbz[k])};
+            if (out.direct) {
+                force[st.a] -= push.force;
+                torque[st.a] -= push.torqueA;
+                force[st.b] += push.force;
+                torque[st.b] += push.torqueB;
+                const double e = r.overlap / (g[st.a].radius + g[st.b].radius);
+                out.totals.contacts += 1;
+                out.totals.overlapSum += e;
+                out.totals.maxOverlap = std::max(out.totals.maxOverlap, e);
+            } else {
+                out.pushes.push_back(push);
+            }
+            out.records.push_back(r);
+        }
+        count = 0;
+    };
+    auto touching = [&](const Collider::Grain& gi, const Collider::Grain& gj) {
+        const double dist2 = (gj.position - gi.position).squaredNorm();
+        const double touch = (gi.radius + gj.radius) * (1.0 + kTouchTolerance);
+        // Without branches (&, not &&): about every other listed pair touches.
+        return (gi.free | gj.free) & (dist2 < touch * touch) & (dist2 > 0.0);
+    };
+    // Stages the touching pair of i and j (entry: its place in the lists, or −1).
+    auto stage = [&](size_t i, size_t j, std::int32_t entry) {
         const Collider::Grain& gi = g[i];
         const Collider::Grain& gj = g[j];
         const Vec3 d = gj.position - gi.position;
-        const double dist2 = d.squaredNorm();
-        const double touch = (gi.radius + gj.radius) * (1.0 + kTouchTolerance);
-        if (!((gi.free | gj.free) & (dist2 < touch * touch) & (dist2 > 0.0))) {
-            if (entry >= 0) m_touched[entry] = 0;
-            return;
-        }
         // Body A is the grain with the smaller id, as in the detection's contacts.
         const bool swap = gj.id < gi.id;
         const Index a = static_cast<Index>(swap ? j : i), b = static_cast<Index>(swap ? i : j);
         const Collider::Grain& ga = g[a];
         const Collider::Grain& gb = g[b];
-        const double dist = std::sqrt(dist2);
-        const Vec3 n = d * ((swap ? -1.0 : 1.0) / dist);
-        const double overlap = gi.radius + gj.radius - dist;
         const std::uint64_t key = particlePairKey(ga.id, gb.id);
         bool found = false;
-        Springs springs = lastSprings(entry, i, j, key, found);
-
-        Record r;
-        r.a = a;
-        r.b = b;
-        r.flags = kTouching | (found ? kWasTouching : 0);
-        r.normal = n;
-        r.overlap = overlap;
-        ThreadPart::Push push{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
-        if (overlap > 0.0) {
-            const Vec3 leverA = (ga.radius - 0.5 * overlap) * n;
-            const Vec3 leverB = -(gb.radius - 0.5 * overlap) * n;
-            const Vec3 u = (p.velocity[b] + p.angularVelocity[b].cross(leverB)) -
-                           (p.velocity[a] + p.angularVelocity[a].cross(leverA));
-            const ContactMaterial& m = materials.pair(ga.material, gb.material);
-            const double da = 2.0 * ga.radius, db = 2.0 * gb.radius;
-            const Vec3 spin = m.rollingResistance > 0.0
-                                  ? Vec3(p.angularVelocity[b] - p.angularVelocity[a])
-                                  : Vec3::Zero();
-            const SmoothPush sp = smoothContactForce(
-                m, s.contactLaw, s.referenceOverlap, da * db / (da + db), 0.5 * (da + db), n,
-                overlap, u, spin, h, springs.tangential, springs.rolling);
-            push.force = sp.normalForce * n + sp.tangentialForce;
-            push.torqueA = leverA.cross(push.force) + sp.moment;
-            push.torqueB = leverB.cross(push.force) + sp.moment;
-            r.normalImpulse = sp.normalForce * h;
-            r.frictionImpulse = sp.tangentialForce * h;
-            r.rollingImpulse = sp.moment * h;
-        } else {
-            springs = Springs{};
-            r.frictionImpulse.setZero();
-            r.rollingImpulse.setZero();
-        }
-        if (entry >= 0) {
-            m_entrySprings[entry] = springs;
-            m_touched[entry] = 1;
-            r.springs = entry;
-        } else {
-            r.springs = -1 - static_cast<std::int32_t>(out.loose.size());
-            out.loose.emplace_back(key, springs);
-        }
-        if (out.direct) {
-            force[a] -= push.force;
-            torque[a] -= push.torqueA;
-            force[b] += push.force;
-            torque[b] += push.torqueB;
-            out.totals.contacts += 1;
-            const double e = overlap / (ga.radius + gb.radius);
-            out.totals.overlapSum += e;
-            out.totals.maxOverlap = std::max(out.totals.maxOverlap, e);
-        } else {
-            out.pushes.push_back(push);
-        }
-        out.records.push_back(r);
+        const Springs springs = lastSprings(entry, i, j, key, found);
+        if (entry >= 0) m_touched[entry] = 1;
+        const int k = count++;
+        staged[k] = {a, b, entry, static_cast<std::uint8_t>(kTouching | (found ? kWasTouching : 0)), key};
+        const double sign = swap ? -1.0 : 1.0;
+        batch.dx[k] = sign * d.x();
+        batch.dy[k] = sign * d.y();
+        batch.dz[k] = sign * d.z();
+        batch.radiusA[k] = ga.radius;
+        batch.radiusB[k] = gb.radius;
+        const Vec3 dv = p.velocity[b] - p.velocity[a];
+        batch.dvx[k] = dv.x();
+        batch.dvy[k] = dv.y();
+        batch.dvz[k] = dv.z();
+        const Vec3& wa = p.angularVelocity[a];
+        const Vec3& wb = p.angularVelocity[b];
+        batch.wax[k] = wa.x();
+        batch.way[k] = wa.y();
+        batch.waz[k] = wa.z();
+        batch.wbx[k] = wb.x();
+        batch.wby[k] = wb.y();
+        batch.wbz[k] = wb.z();
+        const ContactMaterial& m = materials.pair(ga.material, gb.material);
+        batch.elastic[k] = m.elasticModulus;
+        batch.shear[k] = m.shearModulus;
+        batch.friction[k] = m.friction;
+        batch.rolling[k] = m.rollingResistance;
+        batch.damping[k] = m.damping;
+        batch.xix[k] = springs.tangential.x();
+        batch.xiy[k] = springs.tangential.y();
+        batch.xiz[k] = springs.tangential.z();
+        batch.thx[k] = springs.rolling.x();
+        batch.thy[k] = springs.rolling.y();
+        batch.thz[k] = springs.rolling.z();
+        if (count == SmoothBatch::kCapacity) flush();
     };
 
+    auto contact = [&](size_t i, size_t j, std::int32_t entry) {
+        if (touching(g[i], g[j]))
+            stage(i, j, entry);
+        else if (entry >= 0)
+            m_touched[entry] = 0;
+    };
+
+    std::vector<std::int32_t>& hits = out.hits;
     for (int i = begin; i < end; ++i) {
         const bool iOut = lists.escaped(i);
         const std::span<const std::int32_t> listed = lists.of(i);
         const std::span<const std::int32_t> extra = lists.escapedOf(i);
         const std::int32_t base = lists.firstEntry(i);
+        if (!iOut && extra.empty()) {
+            // Every partner tested first, without a branch, then the touching ones staged:
+            // the partners' loads overlap instead of waiting behind a mispredicted test.
+            if (hits.size() < listed.size()) hits.resize(2 * listed.size());
+            size_t found = 0;
+            const Collider::Grain& gi = g[i];
+            for (size_t x = 0; x < listed.size(); ++x) {
+                const size_t j = static_cast<size_t>(listed[x]);
+                const bool t = (!lists.escaped(j)) & touching(gi, g[j]);
+                // A touching entry keeps last pass's flag until staging reads it.
+                m_touched[base + x] &= static_cast<std::uint8_t>(t);
+                hits[found] = static_cast<std::int32_t>(x);
+                found += t;
+            }
+            for (size_t k = 0; k < found; ++k)
+                stage(i, static_cast<size_t>(listed[hits[k]]), base + hits[k]);
+            continue;
+        }
         // Listed and escaped partners merged in ascending order: the same pairs in the same
         // order whenever the lists were searched.
         size_t x = 0, y = 0;
@@ -189,6 +247,51 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
                 contact(i, static_cast<size_t>(extra[y++]), -1);
             }
         }
+    }
+    flush();
+}
+
+void SmoothPairs::lawOneByOne(SmoothBatch& b, int count, const StepSettings& s) {
+    // The laws other than Hertz, through the per-contact function.
+    for (int k = 0; k < count; ++k) {
+        const Vec3 d(b.dx[k], b.dy[k], b.dz[k]);
+        const double dist = d.norm();
+        const Vec3 n = d / dist;
+        const double ra = b.radiusA[k], rb = b.radiusB[k];
+        const double delta = ra + rb - dist;
+        const Vec3 leverA = (ra - 0.5 * delta) * n, leverB = -(rb - 0.5 * delta) * n;
+        const Vec3 wa(b.wax[k], b.way[k], b.waz[k]), wb(b.wbx[k], b.wby[k], b.wbz[k]);
+        const Vec3 u = Vec3(b.dvx[k], b.dvy[k], b.dvz[k]) + wb.cross(leverB) - wa.cross(leverA);
+        Vec3 xi(b.xix[k], b.xiy[k], b.xiz[k]), theta(b.thx[k], b.thy[k], b.thz[k]);
+        ContactMaterial m;
+        m.elasticModulus = b.elastic[k];
+        m.shearModulus = b.shear[k];
+        m.friction = b.friction[k];
+        m.rollingResistance = b.rolling[k];
+        m.damping = b.damping[k];
+        SmoothPush push;
+        if (delta > 0.0) {
+            const double da = 2.0 * ra, db = 2.0 * rb;
+            push = smoothContactForce(m, s.contactLaw, s.referenceOverlap, da * db / (da + db),
+                                      0.5 * (da + db), n, delta, u, wb - wa, s.timeStep, xi, theta);
+        } else {
+            push.tangentialForce.setZero();
+            push.moment.setZero();
+            xi.setZero();
+            theta.setZero();
+        }
+        const Vec3 f = push.normalForce * n + push.tangentialForce;
+        const Vec3 ta = leverA.cross(f) + push.moment, tb = leverB.cross(f) + push.moment;
+        b.nx[k] = n.x(), b.ny[k] = n.y(), b.nz[k] = n.z();
+        b.overlap[k] = delta;
+        b.normalForce[k] = push.normalForce;
+        b.ftx[k] = push.tangentialForce.x(), b.fty[k] = push.tangentialForce.y(), b.ftz[k] = push.tangentialForce.z();
+        b.mx[k] = push.moment.x(), b.my[k] = push.moment.y(), b.mz[k] = push.moment.z();
+        b.fx[k] = f.x(), b.fy[k] = f.y(), b.fz[k] = f.z();
+        b.tax[k] = ta.x(), b.tay[k] = ta.y(), b.taz[k] = ta.z();
+        b.tbx[k] = tb.x(), b.tby[k] = tb.y(), b.tbz[k] = tb.z();
+        b.xix[k] = xi.x(), b.xiy[k] = xi.y(), b.xiz[k] = xi.z();
+        b.thx[k] = theta.x(), b.thy[k] = theta.y(), b.thz[k] = theta.z();
     }
 }
 
@@ -224,6 +327,10 @@ SmoothPairs::Totals SmoothPairs::forces(const Collider& collider, const Particle
     const int team = parallel::threadsFor(n, 1024, threads);
     m_parts.resize(std::max<size_t>(m_parts.size(), team));
     for (ThreadPart& part : m_parts) {
+        if (!part.batch) {
+            part.batch = std::make_unique<SmoothBatch>();
+            part.staged.resize(SmoothBatch::kCapacity);
+        }
         part.records.clear();
         part.loose.clear();
         part.pushes.clear();

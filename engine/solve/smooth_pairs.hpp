@@ -10,8 +10,10 @@
 #include "core/material.hpp"
 #include "core/particles.hpp"
 #include "core/settings.hpp"
+#include "solve/smooth_batch.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ndem {
@@ -72,6 +74,16 @@ class SmoothPairs {
         std::vector<Record> records;
         std::vector<std::pair<std::uint64_t, Springs>> loose;  ///< pairs off the lists
         std::vector<Push> pushes;  ///< beside the records, where a serial pass adds them up
+        /// The pairs in the batch, beside its columns.
+        struct Staged {
+            Index a = 0, b = 0;
+            std::int32_t entry = -1;  ///< list entry, or −1 off the lists
+            std::uint8_t flags = 0;
+            std::uint64_t key = 0;
+        };
+        std::unique_ptr<SmoothBatch> batch;
+        std::vector<Staged> staged;
+        std::vector<std::int32_t> hits;  ///< a grain's touching partners, by place in its list
         bool direct = false;       ///< adds each push as it goes (one thread)
         Totals totals;
     };
@@ -89,6 +101,8 @@ class SmoothPairs {
     /// Moves the springs of the entries that held them in the last pass into the carry, all
     /// of them (the lists are to be searched again) or those of escaped grains.
     void keepListSprings(const NeighbourList& lists, bool escapedOnly);
+    /// The batch's forces through smoothContactForce, for the laws the kernel does not run.
+    static void lawOneByOne(SmoothBatch& batch, int count, const StepSettings& s);
     void pairPass(const Collider& collider, const ParticleStore& p, const MaterialTable& materials,
                   const StepSettings& s, const ContactHistory& history, int begin, int end,
                   ThreadPart& out, std::vector<Vec3>& force, std::vector<Vec3>& torque);

@@ -1,0 +1,54 @@
+// The smooth DEM's Hertz–Mindlin force on a batch of touching pairs at once, structure of
+// arrays, one kernel per instruction set chosen at run time (as the PGS kernels are): the pass
+// over the neighbour lists (solve/smooth_pairs.cpp) stages the pairs it finds, and the kernel's
+// loop runs as many pairs per instruction as the vector registers hold.
+#pragma once
+
+namespace ndem {
+
+enum class SimdLevel : int;
+
+/// Up to kCapacity pairs: each array holds one value per pair (A the first body, B the second).
+struct SmoothBatch {
+    static constexpr int kCapacity = 64;  ///< 22 KB: the batch stays in the L1 cache
+    using Column = double[kCapacity];
+    // In: the pair as the pass read it.
+    alignas(64) Column dx, dy, dz;         ///< x_B − x_A (m)
+    alignas(64) Column radiusA, radiusB;   ///< (m)
+    alignas(64) Column dvx, dvy, dvz;      ///< v_B − v_A (m/s)
+    alignas(64) Column wax, way, waz;      ///< ω_A (rad/s)
+    alignas(64) Column wbx, wby, wbz;      ///< ω_B (rad/s)
+    alignas(64) Column elastic, shear;     ///< E* and G* of the pair (Pa)
+    alignas(64) Column friction, rolling;  ///< μ, μ_r
+    alignas(64) Column damping;            ///< c (s)
+    // In and out: last step's springs, then this step's.
+    alignas(64) Column xix, xiy, xiz;      ///< tangential spring ξ (m)
+    alignas(64) Column thx, thy, thz;      ///< rolling spring θ (rad)
+    // Out.
+    alignas(64) Column nx, ny, nz;         ///< unit normal, A to B
+    alignas(64) Column overlap;            ///< δ (m)
+    alignas(64) Column normalForce;        ///< f_n ≥ 0 (N), 0 where δ ≤ 0
+    alignas(64) Column ftx, fty, ftz;      ///< tangential force on B (N)
+    alignas(64) Column mx, my, mz;         ///< rolling and twisting moment on B (N m)
+    alignas(64) Column fx, fy, fz;         ///< f_n n + f_t, on B (N)
+    alignas(64) Column tax, tay, taz;      ///< torque of the contact about A's centre (N m)
+    alignas(64) Column tbx, tby, tbz;      ///< about B's centre
+};
+
+/// The Hertz law of solve/smooth_contact.hpp (δ > 0; zero forces and springs where δ ≤ 0)
+/// for pairs [0, count) with time step h.
+using SmoothBatchFunction = void (*)(SmoothBatch& batch, int count, double h);
+
+/// The kernel for `level` (Auto: the widest the CPU runs), with its name.
+struct SmoothBatchKernel {
+    const char* name;
+    SmoothBatchFunction run;
+};
+SmoothBatchKernel smoothBatchKernel(SimdLevel level);
+
+// Defined in the per-instruction-set translation units.
+void smoothBatchScalar(SmoothBatch& batch, int count, double h);
+void smoothBatchAvx2(SmoothBatch& batch, int count, double h);
+void smoothBatchAvx512(SmoothBatch& batch, int count, double h);
+
+}  // namespace ndem

@@ -1,0 +1,10 @@
+// The batch kernel built for Avx2; called only where the CPU has it (cpuSupports).
+#include "solve/smooth_batch.hpp"
+
+#include "solve/smooth_batch_impl.hpp"
+
+namespace ndem {
+
+void smoothBatchAvx2(SmoothBatch& batch, int count, double h) { smoothBatchBody(batch, count, h); }
+
+}  // namespace ndem
