@@ -22,17 +22,17 @@ struct SmoothBatch {
     alignas(64) Column friction, rolling;  ///< μ, μ_r
     alignas(64) Column damping;            ///< c (s)
     // In and out: last step's springs, then this step's.
-    alignas(64) Column xix, xiy, xiz;      ///< tangential spring ξ (m)
-    alignas(64) Column thx, thy, thz;      ///< rolling spring θ (rad)
+    alignas(64) Column xix, xiy, xiz;  ///< tangential spring ξ (m)
+    alignas(64) Column thx, thy, thz;  ///< rolling spring θ (rad)
     // Out.
-    alignas(64) Column nx, ny, nz;         ///< unit normal, A to B
-    alignas(64) Column overlap;            ///< δ (m)
-    alignas(64) Column normalForce;        ///< f_n ≥ 0 (N), 0 where δ ≤ 0
-    alignas(64) Column ftx, fty, ftz;      ///< tangential force on B (N)
-    alignas(64) Column mx, my, mz;         ///< rolling and twisting moment on B (N m)
-    alignas(64) Column fx, fy, fz;         ///< f_n n + f_t, on B (N)
-    alignas(64) Column tax, tay, taz;      ///< torque of the contact about A's centre (N m)
-    alignas(64) Column tbx, tby, tbz;      ///< about B's centre
+    alignas(64) Column nx, ny, nz;     ///< unit normal, A to B
+    alignas(64) Column overlap;        ///< δ (m)
+    alignas(64) Column normalForce;    ///< f_n ≥ 0 (N), 0 where δ ≤ 0
+    alignas(64) Column ftx, fty, ftz;  ///< tangential force on B (N)
+    alignas(64) Column mx, my, mz;     ///< rolling and twisting moment on B (N m)
+    alignas(64) Column fx, fy, fz;     ///< f_n n + f_t, on B (N)
+    alignas(64) Column tax, tay, taz;  ///< torque of the contact about A's centre (N m)
+    alignas(64) Column tbx, tby, tbz;  ///< about B's centre
 };
 
 /// The Hertz law of solve/smooth_contact.hpp (δ > 0; zero forces and springs where δ ≤ 0)

@@ -5,6 +5,8 @@
 
 namespace ndem {
 
-void smoothBatchAvx2(SmoothBatch& batch, int count, double h) { smoothBatchBody(batch, count, h); }
+void smoothBatchAvx2(SmoothBatch& batch, int count, double h) {
+    smoothBatchBody(batch, count, h);
+}
 
 }  // namespace ndem

@@ -5,6 +5,8 @@
 
 namespace ndem {
 
-void smoothBatchAvx512(SmoothBatch& batch, int count, double h) { smoothBatchBody(batch, count, h); }
+void smoothBatchAvx512(SmoothBatch& batch, int count, double h) {
+    smoothBatchBody(batch, count, h);
+}
 
 }  // namespace ndem

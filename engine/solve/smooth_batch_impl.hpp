@@ -12,7 +12,8 @@ namespace {
 inline void smoothBatchBody(SmoothBatch& b, int count, double h) {
 #pragma omp simd
     for (int k = 0; k < count; ++k) {
-        const double dist = __builtin_sqrt(b.dx[k] * b.dx[k] + b.dy[k] * b.dy[k] + b.dz[k] * b.dz[k]);
+        const double dist =
+            __builtin_sqrt(b.dx[k] * b.dx[k] + b.dy[k] * b.dy[k] + b.dz[k] * b.dz[k]);
         const double inv = 1.0 / dist;  // > 0: the pass stages touching pairs only
         const double nx = b.dx[k] * inv, ny = b.dy[k] * inv, nz = b.dz[k] * inv;
         const double ra = b.radiusA[k], rb = b.radiusB[k];
@@ -24,9 +25,12 @@ inline void smoothBatchBody(SmoothBatch& b, int count, double h) {
         const double lax = la * nx, lay = la * ny, laz = la * nz;
         const double lbx = lb * nx, lby = lb * ny, lbz = lb * nz;
         // u = v_B + ω_B × l_B − v_A − ω_A × l_A
-        const double ux = b.dvx[k] + (b.wby[k] * lbz - b.wbz[k] * lby) - (b.way[k] * laz - b.waz[k] * lay);
-        const double uy = b.dvy[k] + (b.wbz[k] * lbx - b.wbx[k] * lbz) - (b.waz[k] * lax - b.wax[k] * laz);
-        const double uz = b.dvz[k] + (b.wbx[k] * lby - b.wby[k] * lbx) - (b.wax[k] * lay - b.way[k] * lax);
+        const double ux =
+            b.dvx[k] + (b.wby[k] * lbz - b.wbz[k] * lby) - (b.way[k] * laz - b.waz[k] * lay);
+        const double uy =
+            b.dvy[k] + (b.wbz[k] * lbx - b.wbx[k] * lbz) - (b.waz[k] * lax - b.wax[k] * laz);
+        const double uz =
+            b.dvz[k] + (b.wbx[k] * lby - b.wby[k] * lbx) - (b.wax[k] * lay - b.way[k] * lax);
         const double un = ux * nx + uy * ny + uz * nz;
 
         const double da = 2.0 * ra, db = 2.0 * rb;

@@ -165,7 +165,8 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
         const Springs springs = lastSprings(entry, i, j, key, found);
         if (entry >= 0) m_touched[entry] = 1;
         const int k = count++;
-        staged[k] = {a, b, entry, static_cast<std::uint8_t>(kTouching | (found ? kWasTouching : 0)), key};
+        staged[k] = {a, b, entry, static_cast<std::uint8_t>(kTouching | (found ? kWasTouching : 0)),
+                     key};
         const double sign = swap ? -1.0 : 1.0;
         batch.dx[k] = sign * d.x();
         batch.dy[k] = sign * d.y();
@@ -285,7 +286,8 @@ void SmoothPairs::lawOneByOne(SmoothBatch& b, int count, const StepSettings& s) 
         b.nx[k] = n.x(), b.ny[k] = n.y(), b.nz[k] = n.z();
         b.overlap[k] = delta;
         b.normalForce[k] = push.normalForce;
-        b.ftx[k] = push.tangentialForce.x(), b.fty[k] = push.tangentialForce.y(), b.ftz[k] = push.tangentialForce.z();
+        b.ftx[k] = push.tangentialForce.x(), b.fty[k] = push.tangentialForce.y(),
+        b.ftz[k] = push.tangentialForce.z();
         b.mx[k] = push.moment.x(), b.my[k] = push.moment.y(), b.mz[k] = push.moment.z();
         b.fx[k] = f.x(), b.fy[k] = f.y(), b.fz[k] = f.z();
         b.tax[k] = ta.x(), b.tay[k] = ta.y(), b.taz[k] = ta.z();

@@ -84,7 +84,7 @@ class SmoothPairs {
         std::unique_ptr<SmoothBatch> batch;
         std::vector<Staged> staged;
         std::vector<std::int32_t> hits;  ///< a grain's touching partners, by place in its list
-        bool direct = false;       ///< adds each push as it goes (one thread)
+        bool direct = false;             ///< adds each push as it goes (one thread)
         Totals totals;
     };
     /// Springs keyed by contact, for the pairs that leave or enter the lists between passes.

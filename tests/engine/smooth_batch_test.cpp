@@ -1,8 +1,8 @@
 // The smooth DEM's batch kernels (solve/smooth_batch.hpp) against the per-contact law they
 // vectorise (solve/smooth_contact.hpp), on every instruction set this CPU runs.
+#include "solve/smooth_batch.hpp"
 #include "core/cpu_features.hpp"
 #include "core/random.hpp"
-#include "solve/smooth_batch.hpp"
 #include "solve/smooth_contact.hpp"
 
 #include <gtest/gtest.h>
@@ -96,20 +96,30 @@ TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
             // Relative to the contact's own scale: the kernel may fuse multiply-adds.
             const double fScale = 1e-12 + push.normalForce;
             const char* name = kernel.name;
-            EXPECT_NEAR(b->normalForce[k], push.normalForce, 1e-10 * fScale) << name << " pair " << k;
+            EXPECT_NEAR(b->normalForce[k], push.normalForce, 1e-10 * fScale)
+                << name << " pair " << k;
             EXPECT_NEAR((Vec3(b->ftx[k], b->fty[k], b->ftz[k]) - push.tangentialForce).norm(), 0.0,
-                        1e-9 * fScale) << name << " pair " << k;
-            EXPECT_NEAR((Vec3(b->fx[k], b->fy[k], b->fz[k]) - f).norm(), 0.0, 1e-9 * fScale) << name;
+                        1e-9 * fScale)
+                << name << " pair " << k;
+            EXPECT_NEAR((Vec3(b->fx[k], b->fy[k], b->fz[k]) - f).norm(), 0.0, 1e-9 * fScale)
+                << name;
             EXPECT_NEAR((Vec3(b->mx[k], b->my[k], b->mz[k]) - push.moment).norm(), 0.0,
-                        1e-9 * fScale * p.ra) << name << " pair " << k;
-            EXPECT_NEAR((Vec3(b->tax[k], b->tay[k], b->taz[k]) - (la.cross(f) + push.moment)).norm(), 0.0,
-                        1e-9 * fScale * p.ra) << name << " pair " << k;
-            EXPECT_NEAR((Vec3(b->tbx[k], b->tby[k], b->tbz[k]) - (lb.cross(f) + push.moment)).norm(), 0.0,
-                        1e-9 * fScale * p.ra) << name << " pair " << k;
-            EXPECT_NEAR((Vec3(b->xix[k], b->xiy[k], b->xiz[k]) - xi).norm(), 0.0, 1e-9 * (1e-12 + xi.norm()))
+                        1e-9 * fScale * p.ra)
+                << name << " pair " << k;
+            EXPECT_NEAR(
+                (Vec3(b->tax[k], b->tay[k], b->taz[k]) - (la.cross(f) + push.moment)).norm(), 0.0,
+                1e-9 * fScale * p.ra)
+                << name << " pair " << k;
+            EXPECT_NEAR(
+                (Vec3(b->tbx[k], b->tby[k], b->tbz[k]) - (lb.cross(f) + push.moment)).norm(), 0.0,
+                1e-9 * fScale * p.ra)
+                << name << " pair " << k;
+            EXPECT_NEAR((Vec3(b->xix[k], b->xiy[k], b->xiz[k]) - xi).norm(), 0.0,
+                        1e-9 * (1e-12 + xi.norm()))
                 << name << " pair " << k;
             EXPECT_NEAR((Vec3(b->thx[k], b->thy[k], b->thz[k]) - theta).norm(), 0.0,
-                        1e-9 * (1e-12 + theta.norm())) << name << " pair " << k;
+                        1e-9 * (1e-12 + theta.norm()))
+                << name << " pair " << k;
             EXPECT_NEAR(b->overlap[k], delta, 1e-14 * p.ra) << name << " pair " << k;
         }
         // The cases the law branches on all occur.
