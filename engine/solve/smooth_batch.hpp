@@ -36,19 +36,25 @@ struct SmoothBatch {
 };
 
 /// The Hertz law of solve/smooth_contact.hpp (δ > 0; zero forces and springs where δ ≤ 0)
-/// for pairs [0, count) with time step h.
+/// for contacts [0, count) with time step h.
 using SmoothBatchFunction = void (*)(SmoothBatch& batch, int count, double h);
 
-/// The kernel for `level` (Auto: the widest the CPU runs), with its name.
+/// The kernels for `level` (Auto: the widest the CPU runs), with their name.
 struct SmoothBatchKernel {
     const char* name;
-    SmoothBatchFunction run;
+    /// Pairs of grains (in: dx..dz, radii; out besides the law: n, δ, both torques).
+    SmoothBatchFunction pairs;
+    /// Grains on walls (in: n, δ, lever of A in dx..dz, R* in radiusA; out: torque on A).
+    SmoothBatchFunction walls;
 };
 SmoothBatchKernel smoothBatchKernel(SimdLevel level);
 
 // Defined in the per-instruction-set translation units.
-void smoothBatchScalar(SmoothBatch& batch, int count, double h);
-void smoothBatchAvx2(SmoothBatch& batch, int count, double h);
-void smoothBatchAvx512(SmoothBatch& batch, int count, double h);
+void smoothPairsScalar(SmoothBatch& batch, int count, double h);
+void smoothWallsScalar(SmoothBatch& batch, int count, double h);
+void smoothPairsAvx2(SmoothBatch& batch, int count, double h);
+void smoothWallsAvx2(SmoothBatch& batch, int count, double h);
+void smoothPairsAvx512(SmoothBatch& batch, int count, double h);
+void smoothWallsAvx512(SmoothBatch& batch, int count, double h);
 
 }  // namespace ndem

@@ -5,8 +5,11 @@
 
 namespace ndem {
 
-void smoothBatchAvx2(SmoothBatch& batch, int count, double h) {
+void smoothPairsAvx2(SmoothBatch& batch, int count, double h) {
     smoothBatchBody(batch, count, h);
+}
+void smoothWallsAvx2(SmoothBatch& batch, int count, double h) {
+    smoothWallBatchBody(batch, count, h);
 }
 
 }  // namespace ndem

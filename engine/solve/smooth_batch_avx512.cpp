@@ -5,8 +5,11 @@
 
 namespace ndem {
 
-void smoothBatchAvx512(SmoothBatch& batch, int count, double h) {
+void smoothPairsAvx512(SmoothBatch& batch, int count, double h) {
     smoothBatchBody(batch, count, h);
+}
+void smoothWallsAvx512(SmoothBatch& batch, int count, double h) {
+    smoothWallBatchBody(batch, count, h);
 }
 
 }  // namespace ndem

@@ -7,25 +7,34 @@
 
 namespace ndem {
 
-void smoothBatchScalar(SmoothBatch& batch, int count, double h) {
+void smoothPairsScalar(SmoothBatch& batch, int count, double h) {
     smoothBatchBody(batch, count, h);
+}
+void smoothWallsScalar(SmoothBatch& batch, int count, double h) {
+    smoothWallBatchBody(batch, count, h);
 }
 
 #ifndef NDEM_X86_KERNELS
-void smoothBatchAvx2(SmoothBatch& batch, int count, double h) {
+void smoothPairsAvx2(SmoothBatch& batch, int count, double h) {
     smoothBatchBody(batch, count, h);
 }
-void smoothBatchAvx512(SmoothBatch& batch, int count, double h) {
+void smoothWallsAvx2(SmoothBatch& batch, int count, double h) {
+    smoothWallBatchBody(batch, count, h);
+}
+void smoothPairsAvx512(SmoothBatch& batch, int count, double h) {
     smoothBatchBody(batch, count, h);
+}
+void smoothWallsAvx512(SmoothBatch& batch, int count, double h) {
+    smoothWallBatchBody(batch, count, h);
 }
 #endif
 
 SmoothBatchKernel smoothBatchKernel(SimdLevel level) {
     const SimdLevel use =
         level == SimdLevel::Auto || !cpuSupports(level) ? widestSimdLevel() : level;
-    if (use == SimdLevel::Avx512) return {"avx512", &smoothBatchAvx512};
-    if (use == SimdLevel::Avx2) return {"avx2", &smoothBatchAvx2};
-    return {"scalar", &smoothBatchScalar};
+    if (use == SimdLevel::Avx512) return {"avx512", &smoothPairsAvx512, &smoothWallsAvx512};
+    if (use == SimdLevel::Avx2) return {"avx2", &smoothPairsAvx2, &smoothWallsAvx2};
+    return {"scalar", &smoothPairsScalar, &smoothWallsScalar};
 }
 
 }  // namespace ndem

@@ -101,7 +101,7 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
     auto flush = [&] {
         if (count == 0) return;
         if (s.contactLaw == ContactLaw::Hertz)
-            kernel.run(batch, count, h);
+            kernel.pairs(batch, count, h);
         else
             lawOneByOne(batch, count, s);
         for (int k = 0; k < count; ++k) {
@@ -252,6 +252,62 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
     flush();
 }
 
+void SmoothPairs::wallForces(const ParticleStore& p, const MaterialTable& materials,
+                             const StepSettings& s, const ContactHistory& history,
+                             std::vector<Vec3>& force, std::vector<Vec3>& torque) {
+    // On the calling thread, in contact order, after the pairs: the sums are the same for any
+    // thread count.
+    const SmoothBatchKernel kernel = smoothBatchKernel(s.simd);
+    const double h = s.timeStep;
+    SmoothBatch& b = *m_parts[0].batch;
+    ContactSet& c = m_walls;
+    c.tangentialSpring.resize(c.size());
+    c.rollingSpring.resize(c.size());
+    const int total = static_cast<int>(c.size());
+    for (int first = 0; first < total; first += SmoothBatch::kCapacity) {
+        const int count = std::min(SmoothBatch::kCapacity, total - first);
+        for (int k = 0; k < count; ++k) {
+            const size_t i = static_cast<size_t>(first + k);
+            const Index a = c.bodyA[i];
+            b.nx[k] = c.normal[i].x(), b.ny[k] = c.normal[i].y(), b.nz[k] = c.normal[i].z();
+            b.overlap[k] = c.overlap[i];
+            b.dx[k] = c.leverA[i].x(), b.dy[k] = c.leverA[i].y(), b.dz[k] = c.leverA[i].z();
+            b.radiusA[k] = 0.5 * c.effectiveDiameter[i];
+            const Vec3 dv = c.wallVelocity[i] - p.velocity[a];
+            b.dvx[k] = dv.x(), b.dvy[k] = dv.y(), b.dvz[k] = dv.z();
+            const Vec3& wa = p.angularVelocity[a];
+            const Vec3& wb = c.wallAngularVelocity[i];
+            b.wax[k] = wa.x(), b.way[k] = wa.y(), b.waz[k] = wa.z();
+            b.wbx[k] = wb.x(), b.wby[k] = wb.y(), b.wbz[k] = wb.z();
+            const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
+            b.elastic[k] = m.elasticModulus;
+            b.shear[k] = m.shearModulus;
+            b.friction[k] = m.friction;
+            b.rolling[k] = m.rollingResistance;
+            b.damping[k] = m.damping;
+            Vec3 xi = Vec3::Zero(), theta = Vec3::Zero();
+            if (c.memory[i] >= 0) {
+                xi = history[c.memory[i]].tangentialSpring;
+                theta = history[c.memory[i]].rollingSpring;
+            }
+            b.xix[k] = xi.x(), b.xiy[k] = xi.y(), b.xiz[k] = xi.z();
+            b.thx[k] = theta.x(), b.thy[k] = theta.y(), b.thz[k] = theta.z();
+        }
+        kernel.walls(b, count, h);
+        for (int k = 0; k < count; ++k) {
+            const size_t i = static_cast<size_t>(first + k);
+            const Index a = c.bodyA[i];
+            c.normalImpulse[i] = b.normalForce[k] * h;
+            c.frictionImpulse[i] = h * Vec3(b.ftx[k], b.fty[k], b.ftz[k]);
+            c.rollingImpulse[i] = h * Vec3(b.mx[k], b.my[k], b.mz[k]);
+            c.tangentialSpring[i] = Vec3(b.xix[k], b.xiy[k], b.xiz[k]);
+            c.rollingSpring[i] = Vec3(b.thx[k], b.thy[k], b.thz[k]);
+            force[a] -= Vec3(b.fx[k], b.fy[k], b.fz[k]);
+            torque[a] -= Vec3(b.tax[k], b.tay[k], b.taz[k]);
+        }
+    }
+}
+
 void SmoothPairs::lawOneByOne(SmoothBatch& b, int count, const StepSettings& s) {
     // The laws other than Hertz, through the per-contact function.
     for (int k = 0; k < count; ++k) {
@@ -367,7 +423,10 @@ SmoothPairs::Totals SmoothPairs::forces(const Collider& collider, const Particle
     }
 
     const ContactHistory& wallHistory = m_passed ? m_wallHistory : history;
-    computeSmoothForces(p, m_walls, wallHistory, materials, s, force, torque, threads);
+    if (s.contactLaw == ContactLaw::Hertz)
+        wallForces(p, materials, s, wallHistory, force, torque);
+    else
+        computeSmoothForces(p, m_walls, wallHistory, materials, s, force, torque, threads);
     for (size_t c = 0; c < m_walls.size(); ++c) {
         const double e = m_walls.overlap[c] / m_walls.diameter[c];
         totals.contacts += 1;

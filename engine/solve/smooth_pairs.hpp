@@ -101,6 +101,11 @@ class SmoothPairs {
     /// Moves the springs of the entries that held them in the last pass into the carry, all
     /// of them (the lists are to be searched again) or those of escaped grains.
     void keepListSprings(const NeighbourList& lists, bool escapedOnly);
+    /// The wall contacts' forces through the batch kernel (Hertz), into force and torque and
+    /// into the contacts' impulses and springs.
+    void wallForces(const ParticleStore& p, const MaterialTable& materials, const StepSettings& s,
+                    const ContactHistory& history, std::vector<Vec3>& force,
+                    std::vector<Vec3>& torque);
     /// The batch's forces through smoothContactForce, for the laws the kernel does not run.
     static void lawOneByOne(SmoothBatch& batch, int count, const StepSettings& s);
     void pairPass(const Collider& collider, const ParticleStore& p, const MaterialTable& materials,

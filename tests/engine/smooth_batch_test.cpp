@@ -65,7 +65,7 @@ TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
             b->xix[k] = p.xi.x(), b->xiy[k] = p.xi.y(), b->xiz[k] = p.xi.z();
             b->thx[k] = p.theta.x(), b->thy[k] = p.theta.y(), b->thz[k] = p.theta.z();
         }
-        kernel.run(*b, count, h);
+        kernel.pairs(*b, count, h);
         int slipping = 0, rolling = 0;
         for (int k = 0; k < count; ++k) {
             const Pair& p = pairs[k];
@@ -126,6 +126,77 @@ TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
         EXPECT_GT(slipping, 5) << kernel.name;
         EXPECT_LT(slipping, count - 10) << kernel.name;
         EXPECT_GT(rolling, 10) << kernel.name;
+    }
+}
+
+}  // namespace
+}  // namespace ndem
+
+namespace ndem {
+namespace {
+
+TEST(SmoothBatch, EveryWallKernelRunsTheContactLaw) {
+    // A grain on a wall: normal, overlap and lever from the detection, the wall surface's
+    // velocity and spin given; the wall counts as a sphere of infinite diameter (R* = r).
+    constexpr double h = 1e-5, E = 3e6, G = 1.2e6;
+    const std::vector<Pair> pairs = randomPairs(SmoothBatch::kCapacity);
+    for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
+        if (!cpuSupports(level)) continue;
+        const SmoothBatchKernel kernel = smoothBatchKernel(level);
+        auto b = std::make_unique<SmoothBatch>();
+        const int count = static_cast<int>(pairs.size());
+        for (int k = 0; k < count; ++k) {
+            const Pair& p = pairs[k];
+            const Vec3 n = p.d.normalized();
+            const double delta = p.rb - p.d.norm() + p.ra;  // as for the pair: ±2e-4
+            const Vec3 la = (p.ra - 0.5 * delta) * n;
+            b->nx[k] = n.x(), b->ny[k] = n.y(), b->nz[k] = n.z();
+            b->overlap[k] = delta;
+            b->dx[k] = la.x(), b->dy[k] = la.y(), b->dz[k] = la.z();
+            b->radiusA[k] = p.ra;
+            b->dvx[k] = p.dv.x(), b->dvy[k] = p.dv.y(), b->dvz[k] = p.dv.z();
+            b->wax[k] = p.wa.x(), b->way[k] = p.wa.y(), b->waz[k] = p.wa.z();
+            b->wbx[k] = p.wb.x(), b->wby[k] = p.wb.y(), b->wbz[k] = p.wb.z();
+            b->elastic[k] = E, b->shear[k] = G, b->friction[k] = p.mu;
+            b->rolling[k] = p.muR, b->damping[k] = p.c;
+            b->xix[k] = p.xi.x(), b->xiy[k] = p.xi.y(), b->xiz[k] = p.xi.z();
+            b->thx[k] = p.theta.x(), b->thy[k] = p.theta.y(), b->thz[k] = p.theta.z();
+        }
+        kernel.walls(*b, count, h);
+        for (int k = 0; k < count; ++k) {
+            const Pair& p = pairs[k];
+            const Vec3 n(b->nx[k], b->ny[k], b->nz[k]);
+            const double delta = b->overlap[k];
+            const Vec3 la(b->dx[k], b->dy[k], b->dz[k]);
+            const Vec3 u = p.dv - p.wa.cross(la);
+            ContactMaterial m;
+            m.elasticModulus = E, m.shearModulus = G, m.friction = p.mu;
+            m.rollingResistance = p.muR, m.damping = p.c;
+            Vec3 xi = p.xi, theta = p.theta;
+            SmoothPush push;
+            push.tangentialForce.setZero();
+            push.moment.setZero();
+            if (delta > 0.0)
+                push = smoothContactForce(m, ContactLaw::Hertz, 0.0, 2.0 * p.ra, 2.0 * p.ra, n,
+                                          delta, u, p.wb - p.wa, h, xi, theta);
+            else
+                xi.setZero(), theta.setZero();
+            const Vec3 f = push.normalForce * n + push.tangentialForce;
+            const double scale = 1e-12 + push.normalForce;
+            EXPECT_NEAR(b->normalForce[k], push.normalForce, 1e-10 * scale) << kernel.name << k;
+            EXPECT_NEAR((Vec3(b->fx[k], b->fy[k], b->fz[k]) - f).norm(), 0.0, 1e-9 * scale)
+                << kernel.name << " contact " << k;
+            EXPECT_NEAR(
+                (Vec3(b->tax[k], b->tay[k], b->taz[k]) - (la.cross(f) + push.moment)).norm(), 0.0,
+                1e-9 * scale * p.ra)
+                << kernel.name << " contact " << k;
+            EXPECT_NEAR((Vec3(b->xix[k], b->xiy[k], b->xiz[k]) - xi).norm(), 0.0,
+                        1e-9 * (1e-12 + xi.norm()))
+                << kernel.name << " contact " << k;
+            EXPECT_NEAR((Vec3(b->thx[k], b->thy[k], b->thz[k]) - theta).norm(), 0.0,
+                        1e-9 * (1e-12 + theta.norm()))
+                << kernel.name << " contact " << k;
+        }
     }
 }
 
