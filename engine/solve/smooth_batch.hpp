@@ -27,6 +27,7 @@ struct SmoothBatch {
     // Out.
     alignas(64) Column nx, ny, nz;     ///< unit normal, A to B
     alignas(64) Column overlap;        ///< δ (m)
+    alignas(64) Column strain;         ///< ε = δ/d, d = r_A + r_B (pairs only)
     alignas(64) Column normalForce;    ///< f_n ≥ 0 (N), 0 where δ ≤ 0
     alignas(64) Column ftx, fty, ftz;  ///< tangential force on B (N)
     alignas(64) Column mx, my, mz;     ///< rolling and twisting moment on B (N m)

@@ -147,6 +147,7 @@ inline void smoothBatchBody(SmoothBatch& b, int count, double h) {
         b.ny[k] = ny;
         b.nz[k] = nz;
         b.overlap[k] = delta;
+        b.strain[k] = delta / (ra + rb);
         const double fx = b.fx[k], fy = b.fy[k], fz = b.fz[k];
         b.tax[k] = (lay * fz - laz * fy) + b.mx[k];
         b.tay[k] = (laz * fx - lax * fz) + b.my[k];

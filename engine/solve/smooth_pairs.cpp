@@ -104,12 +104,14 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
             kernel.pairs(batch, count, h);
         else
             lawOneByOne(batch, count, s);
+        const size_t recorded = out.records.size();
+        out.records.resize(recorded + static_cast<size_t>(count));
         for (int k = 0; k < count; ++k) {
             const ThreadPart::Staged& st = staged[k];
             const Vec3 n(batch.nx[k], batch.ny[k], batch.nz[k]);
             const Springs springs{Vec3(batch.xix[k], batch.xiy[k], batch.xiz[k]),
                                   Vec3(batch.thx[k], batch.thy[k], batch.thz[k])};
-            Record r;
+            Record& r = out.records[recorded + static_cast<size_t>(k)];
             r.a = st.a;
             r.b = st.b;
             r.flags = st.flags;
@@ -133,14 +135,13 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
                 torque[st.a] -= push.torqueA;
                 force[st.b] += push.force;
                 torque[st.b] += push.torqueB;
-                const double e = r.overlap / (g[st.a].radius + g[st.b].radius);
+                const double e = batch.strain[k];
                 out.totals.contacts += 1;
                 out.totals.overlapSum += e;
                 out.totals.maxOverlap = std::max(out.totals.maxOverlap, e);
             } else {
                 out.pushes.push_back(push);
             }
-            out.records.push_back(r);
         }
         count = 0;
     };
@@ -341,6 +342,7 @@ void SmoothPairs::lawOneByOne(SmoothBatch& b, int count, const StepSettings& s) 
         const Vec3 ta = leverA.cross(f) + push.moment, tb = leverB.cross(f) + push.moment;
         b.nx[k] = n.x(), b.ny[k] = n.y(), b.nz[k] = n.z();
         b.overlap[k] = delta;
+        b.strain[k] = delta / (ra + rb);
         b.normalForce[k] = push.normalForce;
         b.ftx[k] = push.tangentialForce.x(), b.fty[k] = push.tangentialForce.y(),
         b.ftz[k] = push.tangentialForce.z();
