@@ -90,6 +90,15 @@ void NeighbourList::findEscapedPairs(const ParticleStore& p, const std::vector<d
                                      const NeighbourParams& params) {
     const size_t n = p.size(), built = m_position.size();
     m_extraPairs.clear();
+    if (m_escapedList.empty()) {
+        // Nothing escaped (a resting bed, step after step): the lists of extra pairs stay
+        // empty, and are only resized to the store.
+        if (m_extraStart.size() != n + 1 || !m_extraItems.empty()) {
+            m_extraStart.assign(n + 1, 0);
+            m_extraItems.clear();
+        }
+        return;
+    }
     double rMax = 0.0;
     for (double r : p.radius) rMax = std::max(rMax, r);
     const double m = params.marginFraction, h = params.timeStep;

@@ -272,19 +272,22 @@ void StateGuard::checkEscape(const World& world, const StepStats& stats) {
     // The planes' normals once per check, not once per grain: a smooth step of a 10 000-grain
     // bed spent 5 % of its time rotating them.
     struct Plane {
-        Vec3 position, up;
+        Vec3 up;
+        double offset;  ///< up · position: x is behind by offset − up · x
         const Wall* wall;
     };
     std::vector<Plane> planes;
     for (const Wall& w : world.walls())
-        if (w.enabled && w.shape == WallShape::Plane)
-            planes.push_back({w.position, w.orientation * Vec3::UnitZ(), &w});
+        if (w.enabled && w.shape == WallShape::Plane) {
+            const Vec3 up = w.orientation * Vec3::UnitZ();
+            planes.push_back({up, up.dot(w.position), &w});
+        }
     std::vector<size_t> outside;
     for (size_t i = 0; i < p.size(); ++i) {
         const Vec3& x = p.position[i];
         for (const Plane& plane : planes) {
             // Two diameters behind a plane: it went through (a plane has no back to reach).
-            const double behind = -(x - plane.position).dot(plane.up);
+            const double behind = plane.offset - plane.up.dot(x);
             if (behind > 4.0 * p.radius[i]) {
                 std::ostringstream m;
                 m << "step " << stats.step << " (t = " << stats.time << " s): grain " << p.id[i]
