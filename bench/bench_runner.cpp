@@ -5,6 +5,7 @@
 #include "bench_series.hpp"
 #include "core/parallel.hpp"
 #include "solve/pgs_kernel.hpp"
+#include "solve/smooth_batch.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -272,6 +273,7 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
     out["phasesMs"] = {{"nit50", phasesMs(at50.seconds)}, {"nit200", phasesMs(at200.seconds)}};
     out["impactStage"] = {{"nit50", impactStage(at50)}, {"nit200", impactStage(at200)}};
     out["smooth"] = {
+        {"kernel", smoothBatchKernel(SimdLevel::Auto).name},
         {"timeStep", smooth.timeStep},
         {"stabilityLimit", limit},
         {"timeStepRatio", semiStep / smooth.timeStep},

@@ -462,6 +462,8 @@ TEST_F(Cli, BenchQuickPrintsTheFiguresAsJson) {
     EXPECT_TRUE(j["machine"].contains("buildType"));
     EXPECT_TRUE(j["quick"].get<bool>());
     EXPECT_GT(j["scene"]["contacts"].get<double>(), 1000.0);
+    EXPECT_TRUE(j["smooth"]["kernel"].is_string());
+    EXPECT_GT(j["smooth"]["nsPerParticlePerStep"].get<double>(), 0.0);
 }
 
 }  // namespace
