@@ -80,9 +80,29 @@ void ContactSet::resize(size_t n) {
 size_t ContactSet::add(Index a, Index b, const Vec3& n, const Vec3& la, const Vec3& lb,
                        double delta, double d, double dStar, MaterialId ma, MaterialId mb,
                        std::uint64_t k, std::uint8_t f) {
+    // One push_back per array (inlined), not resize(size + 1) (a call per array): the wall
+    // detection adds its contacts one by one.
     const size_t c = size();
-    resize(c + 1);
-    set(c, a, b, n, la, lb, delta, d, dStar, ma, mb, k, f);
+    bodyA.push_back(a);
+    bodyB.push_back(b);
+    normal.push_back(n);
+    leverA.push_back(la);
+    leverB.push_back(lb);
+    overlap.push_back(delta);
+    diameter.push_back(d);
+    effectiveDiameter.push_back(dStar);
+    materialA.push_back(ma);
+    materialB.push_back(mb);
+    wallVelocity.emplace_back(Vec3::Zero());
+    wallAngularVelocity.emplace_back(Vec3::Zero());
+    key.push_back(k);
+    flags.push_back(f);
+    memory.push_back(-1);
+    normalImpulse.push_back(0.0);
+    frictionImpulse.emplace_back(Vec3::Zero());
+    rollingImpulse.emplace_back(Vec3::Zero());
+    impactImpulse.push_back(0.0);
+    hertzScale.push_back(0.0);
     return c;
 }
 

@@ -13,11 +13,15 @@ struct SmoothBatch {
     static constexpr int kCapacity = 64;  ///< 22 KB: the batch stays in the L1 cache
     using Column = double[kCapacity];
     // In: the pair as the pass read it.
-    alignas(64) Column dx, dy, dz;         ///< x_B − x_A (m)
-    alignas(64) Column radiusA, radiusB;   ///< (m)
-    alignas(64) Column dvx, dvy, dvz;      ///< v_B − v_A (m/s)
-    alignas(64) Column wax, way, waz;      ///< ω_A (rad/s)
-    alignas(64) Column wbx, wby, wbz;      ///< ω_B (rad/s)
+    alignas(64) Column dx, dy, dz;        ///< x_B − x_A (m)
+    alignas(64) Column radiusA, radiusB;  ///< (m)
+    alignas(64) Column dvx, dvy, dvz;     ///< v_B − v_A (m/s)
+    alignas(64) Column wax, way, waz;     ///< ω_A (rad/s)
+    alignas(64) Column wbx, wby, wbz;     ///< ω_B (rad/s)
+    /// One material pair for every contact of the batch (in `material`: E*, G*, μ, μ_r, c),
+    /// or each contact's own (the columns below).
+    bool uniform = false;
+    double material[5] = {};
     alignas(64) Column elastic, shear;     ///< E* and G* of the pair (Pa)
     alignas(64) Column friction, rolling;  ///< μ, μ_r
     alignas(64) Column damping;            ///< c (s)

@@ -11,19 +11,33 @@ namespace {
 /// effective radius R* and velocity u of B against A at the contact point: writes the springs,
 /// f_n, f_t, the moment M and f = f_n n + f_t. Branch-free, so that the loops around it run
 /// several contacts per instruction.
-[[gnu::always_inline]] inline void lawLane(SmoothBatch& b, int k, double h, double nx, double ny,
-                                           double nz, double delta, double rStar, double ux,
-                                           double uy, double uz) {
+struct LaneMaterial {
+    double elastic, shear, friction, rolling, damping;
+};
+
+/// Lane k's material: the batch's one (read before the loop) or the lane's own.
+template <bool Uniform>
+[[gnu::always_inline]] inline LaneMaterial laneMaterial(const SmoothBatch& b, int k,
+                                                        const LaneMaterial& one) {
+    if constexpr (Uniform)
+        return one;
+    else
+        return {b.elastic[k], b.shear[k], b.friction[k], b.rolling[k], b.damping[k]};
+}
+
+[[gnu::always_inline]] inline void lawLane(SmoothBatch& b, int k, double h, const LaneMaterial& m,
+                                           double nx, double ny, double nz, double delta,
+                                           double rStar, double ux, double uy, double uz) {
     const bool pressed = delta > 0.0;
     const double d = pressed ? delta : 0.0;
     const double un = ux * nx + uy * ny + uz * nz;
 
     const double rootR = __builtin_sqrt(rStar), rootDelta = __builtin_sqrt(d);
-    const double stiffness = (2.0 / 3.0) * b.elastic[k] * rootR;
-    const double c = b.damping[k];
+    const double stiffness = (2.0 / 3.0) * m.elastic * rootR;
+    const double c = m.damping;
     const double fnRaw = stiffness * rootDelta * (d - c * un);
     const double fn = fnRaw > 0.0 ? fnRaw : 0.0;
-    const double kt = 8.0 * b.shear[k] * rootR * rootDelta;
+    const double kt = 8.0 * m.shear * rootR * rootDelta;
 
     // The spring turned into the tangent plane, its length kept.
     double xx = b.xix[k], xy = b.xiy[k], xz = b.xiz[k];
@@ -42,7 +56,7 @@ namespace {
     double ftx = -kt * xx - cx, fty = -kt * xy - cy, ftz = -kt * xz - cz;
     // Coulomb: f_t capped at μ f_n, the spring shortened to match.
     const double m2 = ftx * ftx + fty * fty + ftz * ftz;
-    const double limit = b.friction[k] * fn;
+    const double limit = m.friction * fn;
     const bool slips = (m2 > limit * limit) & (m2 != 0.0);
     const double capped = limit / __builtin_sqrt(m2 > 0.0 ? m2 : 1.0);
     const double scale = slips ? capped : 1.0;
@@ -58,7 +72,7 @@ namespace {
     // Rolling (tangent-plane part) and twisting (normal part) springs on ω_B − ω_A, kept
     // only where the pair has rolling resistance (selects, not branches: one path for
     // every lane).
-    const double muR = b.rolling[k];
+    const double muR = m.rolling;
     const bool rolls = muR > 0.0;
     const double qx = b.thx[k] + h * (b.wbx[k] - b.wax[k]);
     const double qy = b.thy[k] + h * (b.wby[k] - b.way[k]);
@@ -121,7 +135,10 @@ namespace {
 }
 
 /// Pairs of grains: n, δ and the levers from the centres' offset and the radii.
-inline void smoothBatchBody(SmoothBatch& b, int count, double h) {
+template <bool Uniform>
+inline void pairsLoop(SmoothBatch& b, int count, double h) {
+    const LaneMaterial one{b.material[0], b.material[1], b.material[2], b.material[3],
+                           b.material[4]};
 #pragma omp simd
     for (int k = 0; k < count; ++k) {
         const double dist =
@@ -142,7 +159,8 @@ inline void smoothBatchBody(SmoothBatch& b, int count, double h) {
         const double uz =
             b.dvz[k] + (b.wbx[k] * lby - b.wby[k] * lbx) - (b.wax[k] * lay - b.way[k] * lax);
         const double da = 2.0 * ra, db = 2.0 * rb;
-        lawLane(b, k, h, nx, ny, nz, delta, 0.5 * (da * db / (da + db)), ux, uy, uz);
+        lawLane(b, k, h, laneMaterial<Uniform>(b, k, one), nx, ny, nz, delta,
+                0.5 * (da * db / (da + db)), ux, uy, uz);
         b.nx[k] = nx;
         b.ny[k] = ny;
         b.nz[k] = nz;
@@ -161,7 +179,10 @@ inline void smoothBatchBody(SmoothBatch& b, int count, double h) {
 /// Grains on walls: n, δ and the lever from the grain's centre come from the detection (in
 /// nx..nz, overlap and dx..dz), dv..dz is the wall surface's velocity at the point minus the
 /// grain's, ω_B the wall's; R* = r (a wall is a sphere of infinite diameter).
-inline void smoothWallBatchBody(SmoothBatch& b, int count, double h) {
+template <bool Uniform>
+inline void wallsLoop(SmoothBatch& b, int count, double h) {
+    const LaneMaterial one{b.material[0], b.material[1], b.material[2], b.material[3],
+                           b.material[4]};
 #pragma omp simd
     for (int k = 0; k < count; ++k) {
         const double nx = b.nx[k], ny = b.ny[k], nz = b.nz[k];
@@ -169,12 +190,27 @@ inline void smoothWallBatchBody(SmoothBatch& b, int count, double h) {
         const double ux = b.dvx[k] - (b.way[k] * laz - b.waz[k] * lay);
         const double uy = b.dvy[k] - (b.waz[k] * lax - b.wax[k] * laz);
         const double uz = b.dvz[k] - (b.wax[k] * lay - b.way[k] * lax);
-        lawLane(b, k, h, nx, ny, nz, b.overlap[k], b.radiusA[k], ux, uy, uz);
+        lawLane(b, k, h, laneMaterial<Uniform>(b, k, one), nx, ny, nz, b.overlap[k], b.radiusA[k],
+                ux, uy, uz);
         const double fx = b.fx[k], fy = b.fy[k], fz = b.fz[k];
         b.tax[k] = (lay * fz - laz * fy) + b.mx[k];
         b.tay[k] = (laz * fx - lax * fz) + b.my[k];
         b.taz[k] = (lax * fy - lay * fx) + b.mz[k];
     }
+}
+
+inline void smoothBatchBody(SmoothBatch& b, int count, double h) {
+    if (b.uniform)
+        pairsLoop<true>(b, count, h);
+    else
+        pairsLoop<false>(b, count, h);
+}
+
+inline void smoothWallBatchBody(SmoothBatch& b, int count, double h) {
+    if (b.uniform)
+        wallsLoop<true>(b, count, h);
+    else
+        wallsLoop<false>(b, count, h);
 }
 
 }  // namespace

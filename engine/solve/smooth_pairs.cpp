@@ -96,6 +96,14 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
     // Touching pairs are staged into a batch; a full batch goes through the force kernel and
     // then, in staging order, onto the grains, into the records and back into the springs.
     SmoothBatch& batch = *out.batch;
+    // One material (the common case): its pair's constants once, not five columns per pair.
+    batch.uniform = materials.materials().size() == 1;
+    if (batch.uniform) {
+        const ContactMaterial& m = materials.pair(0, 0);
+        const double constants[5] = {m.elasticModulus, m.shearModulus, m.friction,
+                                     m.rollingResistance, m.damping};
+        std::copy(constants, constants + 5, batch.material);
+    }
     ThreadPart::Staged* staged = out.staged.data();
     int count = 0;
     auto flush = [&] {
@@ -186,12 +194,14 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
         batch.wbx[k] = wb.x();
         batch.wby[k] = wb.y();
         batch.wbz[k] = wb.z();
-        const ContactMaterial& m = materials.pair(ga.material, gb.material);
-        batch.elastic[k] = m.elasticModulus;
-        batch.shear[k] = m.shearModulus;
-        batch.friction[k] = m.friction;
-        batch.rolling[k] = m.rollingResistance;
-        batch.damping[k] = m.damping;
+        if (!batch.uniform) {
+            const ContactMaterial& m = materials.pair(ga.material, gb.material);
+            batch.elastic[k] = m.elasticModulus;
+            batch.shear[k] = m.shearModulus;
+            batch.friction[k] = m.friction;
+            batch.rolling[k] = m.rollingResistance;
+            batch.damping[k] = m.damping;
+        }
         batch.xix[k] = springs.tangential.x();
         batch.xiy[k] = springs.tangential.y();
         batch.xiz[k] = springs.tangential.z();
@@ -261,6 +271,7 @@ void SmoothPairs::wallForces(const ParticleStore& p, const MaterialTable& materi
     const SmoothBatchKernel kernel = smoothBatchKernel(s.simd);
     const double h = s.timeStep;
     SmoothBatch& b = *m_parts[0].batch;
+    b.uniform = false;
     ContactSet& c = m_walls;
     c.tangentialSpring.resize(c.size());
     c.rollingSpring.resize(c.size());
@@ -322,11 +333,11 @@ void SmoothPairs::lawOneByOne(SmoothBatch& b, int count, const StepSettings& s) 
         const Vec3 u = Vec3(b.dvx[k], b.dvy[k], b.dvz[k]) + wb.cross(leverB) - wa.cross(leverA);
         Vec3 xi(b.xix[k], b.xiy[k], b.xiz[k]), theta(b.thx[k], b.thy[k], b.thz[k]);
         ContactMaterial m;
-        m.elasticModulus = b.elastic[k];
-        m.shearModulus = b.shear[k];
-        m.friction = b.friction[k];
-        m.rollingResistance = b.rolling[k];
-        m.damping = b.damping[k];
+        m.elasticModulus = b.uniform ? b.material[0] : b.elastic[k];
+        m.shearModulus = b.uniform ? b.material[1] : b.shear[k];
+        m.friction = b.uniform ? b.material[2] : b.friction[k];
+        m.rollingResistance = b.uniform ? b.material[3] : b.rolling[k];
+        m.damping = b.uniform ? b.material[4] : b.damping[k];
         SmoothPush push;
         if (delta > 0.0) {
             const double da = 2.0 * ra, db = 2.0 * rb;
