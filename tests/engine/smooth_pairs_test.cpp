@@ -132,6 +132,19 @@ TEST(SmoothPairs, TheContactsWrittenOutAreTheForcesThatMovedTheGrains) {
         largest = std::max(largest, impulse[i].norm());
     }
     EXPECT_GT(largest, 3.0 * weight);  // the bed is loaded: the check is not of zeros
+
+    // The walls' forces (what the wall-pressure measurements read) close the balance of the
+    // whole bed: Σ F_wall h = h M g − Σ m Δv (the pairs cancel).
+    Vec3 onWalls = Vec3::Zero(), balance = Vec3::Zero();
+    double mass = 0.0;
+    for (const Wall& w : world.walls())
+        onWalls += w.force;
+    for (size_t i = 0; i < p.size(); ++i) {
+        balance += h * p.mass[i] * g - p.mass[i] * (p.velocity[i] - before.velocity[i]);
+        mass += p.mass[i];
+    }
+    EXPECT_NEAR((h * onWalls - balance).norm(), 0.0, 1e-9 * h * mass * g.norm());
+    EXPECT_NEAR(-onWalls.z(), mass * g.norm(), 0.2 * mass * g.norm());  // near rest
 }
 
 TEST(SmoothPairs, ANonsmoothStepAfterwardsFindsEverySpringAndImpulseInTheHistory) {
