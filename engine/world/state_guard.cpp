@@ -48,12 +48,13 @@ struct Energy {
 Energy energyOf(const World& world, double kinetic) {
     const ParticleStore& p = world.particles();
     const Vec3 g = world.gravity();
+    const double gNorm = g.norm();  // once, not a square root per grain and step
     Energy e;
     double potential = 0.0;
     for (size_t i = 0; i < p.size(); ++i) {
         if (p.invMass[i] <= 0.0) continue;
         potential -= p.mass[i] * g.dot(p.position[i]);
-        e.scale += p.mass[i] * g.norm() * 2.0 * p.radius[i];
+        e.scale += p.mass[i] * gNorm * 2.0 * p.radius[i];
         e.mass += p.mass[i];
     }
     e.mechanical = kinetic + potential;
