@@ -51,12 +51,6 @@ inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams&
     // Pairs that move, even side by side, can be driven together during the solve (a
     // compression wave in a falling pack): keep them as speculative contacts.
     const double dist2 = (b.position - a.position).squaredNorm();
-    if (params.touchingOnly) {
-        // The kTouching test of emitPair up to round-off at δ = −kTouchTolerance·d, where a
-        // smooth contact carries nothing either way.
-        const double touch = (a.radius + b.radius) * (1.0 + kTouchTolerance);
-        return (a.free | b.free) & (dist2 < touch * touch) & (dist2 > 0.0);
-    }
     // Largest: one grain may stop (on the floor, on a resting neighbour) while the other
     // goes on, or both keep their relative motion; grains falling side by side keep their gap.
     const double closing =

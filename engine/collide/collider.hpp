@@ -20,8 +20,9 @@ struct CollisionParams {
     double skinFraction = 0.5;     ///< neighbour-list skin, fraction of the radius
     int threads = 1;               ///< threads that filter the lists (the result is the same)
     SpeculativeReach reach = SpeculativeReach::Sum;  ///< closing speed of a speculative pair
-    /// Only pairs that touch (δ ≥ −kTouchTolerance·d): the smooth DEM, where a gap carries no
-    /// force and no spring, needs no speculative contacts.
+    /// Only wall contacts that touch (δ ≥ −kTouchTolerance·d): the smooth DEM, where a gap
+    /// carries no force and no spring, needs no speculative contacts (its pass over the lists,
+    /// solve/smooth_pairs.hpp, tests its pairs itself).
     bool touchingOnly = false;
 };
 
@@ -63,7 +64,7 @@ public:
                      const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                      ContactSet& out);
 
-  private:
+private:
     /// Whether spheres i and j (storage indices) can touch within the step.
     bool withinReach(const ParticleStore& p, const CollisionParams& params, Index i, Index j) const;
     /// Writes the contact of i and j as contact c.

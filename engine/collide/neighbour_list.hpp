@@ -31,20 +31,20 @@ struct NeighbourParams {
 /// rattler or one emitted grain does not make every grain search again.
 class NeighbourList {
 public:
-  /// Readies the lists for a detection at these positions and speeds: keeps them and finds
-  /// the escaped grains' pairs, or searches the grid again (the margin changed, or too many
-  /// escaped). A slot whose grain changed since the search (removed and replaced by the
-  /// last one, appended, resized) counts as escaped, so a sink removing a few grains per
-  /// step does not make every grain search again. `beforeSearch`, if given, runs when the
-  /// grid is to be searched again, while the old lists are still there to be read.
-  void update(const ParticleStore& p, const std::vector<double>& speed,
-              const NeighbourParams& params, const std::function<void()>& beforeSearch = {});
+    /// Readies the lists for a detection at these positions and speeds: keeps them and finds
+    /// the escaped grains' pairs, or searches the grid again (the margin changed, or too many
+    /// escaped). A slot whose grain changed since the search (removed and replaced by the
+    /// last one, appended, resized) counts as escaped, so a sink removing a few grains per
+    /// step does not make every grain search again. `beforeSearch`, if given, runs when the
+    /// grid is to be searched again, while the old lists are still there to be read.
+    void update(const ParticleStore& p, const std::vector<double>& speed,
+                const NeighbourParams& params, const std::function<void()>& beforeSearch = {});
 
-  /// The listed neighbours j > i of particle i (storage indices), ascending; a pair counts
-  /// only while neither grain has escaped.
-  std::span<const std::int32_t> of(size_t i) const {
-      if (i + 1 >= m_start.size()) return {};
-      return {m_items.data() + m_start[i], m_items.data() + m_start[i + 1]};
+    /// The listed neighbours j > i of particle i (storage indices), ascending; a pair counts
+    /// only while neither grain has escaped.
+    std::span<const std::int32_t> of(size_t i) const {
+        if (i + 1 >= m_start.size()) return {};
+        return {m_items.data() + m_start[i], m_items.data() + m_start[i + 1]};
     }
     /// Where the list of i starts among all entries (an entry is a place in every list, so
     /// data kept beside the entries stays with its pair while the lists do).

@@ -73,9 +73,8 @@ void World::prepareStep(StepContext& ctx) {
 }
 
 CollisionParams World::collisionParams(const StepContext& ctx) const {
-    return CollisionParams{m_settings.contactMargin,    m_settings.timeStep,
-                           m_settings.contactSkin,      ctx.settings.threads,
-                           m_settings.speculativeReach, smoothOnLists()};
+    return CollisionParams{m_settings.contactMargin, m_settings.timeStep, m_settings.contactSkin,
+                           ctx.settings.threads, m_settings.speculativeReach};
 }
 
 void World::detectContacts(StepContext& ctx) {

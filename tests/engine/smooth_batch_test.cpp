@@ -12,6 +12,8 @@
 namespace ndem {
 namespace {
 
+constexpr double kStep = 1e-5, kElastic = 3e6, kShear = 1.2e6;
+
 struct Pair {
     Vec3 d, dv, wa, wb, xi, theta;
     double ra, rb, mu, muR, c;
@@ -45,106 +47,134 @@ std::vector<Pair> randomPairs(int n) {
     return pairs;
 }
 
+ContactMaterial materialOf(const Pair& p) {
+    ContactMaterial m;
+    m.elasticModulus = kElastic, m.shearModulus = kShear, m.friction = p.mu;
+    m.rollingResistance = p.muR, m.damping = p.c;
+    return m;
+}
+
+/// What pairs and walls stage alike: velocities, spins, the material and last step's springs.
+void stageMotion(SmoothBatch& b, int k, const Pair& p) {
+    b.dvx[k] = p.dv.x(), b.dvy[k] = p.dv.y(), b.dvz[k] = p.dv.z();
+    b.wax[k] = p.wa.x(), b.way[k] = p.wa.y(), b.waz[k] = p.wa.z();
+    b.wbx[k] = p.wb.x(), b.wby[k] = p.wb.y(), b.wbz[k] = p.wb.z();
+    b.elastic[k] = kElastic, b.shear[k] = kShear, b.friction[k] = p.mu;
+    b.rolling[k] = p.muR, b.damping[k] = p.c;
+    b.xix[k] = p.xi.x(), b.xiy[k] = p.xi.y(), b.xiz[k] = p.xi.z();
+    b.thx[k] = p.theta.x(), b.thy[k] = p.theta.y(), b.thz[k] = p.theta.z();
+}
+
+/// The per-contact law's answer for lane k (zero forces and springs where δ ≤ 0).
+struct Reference {
+    SmoothPush push;
+    Vec3 f, xi, theta;
+};
+Reference lawOf(const ContactMaterial& m, const Pair& p, const Vec3& n, double delta, double dStar,
+                const Vec3& u) {
+    Reference r;
+    r.xi = p.xi;
+    r.theta = p.theta;
+    r.push.tangentialForce.setZero();
+    r.push.moment.setZero();
+    if (delta > 0.0)
+        r.push = smoothContactForce(m, ContactLaw::Hertz, 0.0, dStar, dStar, n, delta, u,
+                                    p.wb - p.wa, kStep, r.xi, r.theta);
+    else
+        r.xi.setZero(), r.theta.setZero();
+    r.f = r.push.normalForce * n + r.push.tangentialForce;
+    return r;
+}
+
+/// The kernel's lane k against the reference: forces relative to the contact's own scale
+/// (the kernel may fuse multiply-adds), the torque about A with lever la.
+void expectLane(const SmoothBatch& b, int k, const Reference& r, const Vec3& la, double radius,
+                const char* name) {
+    const double scale = 1e-12 + r.push.normalForce;
+    EXPECT_NEAR(b.normalForce[k], r.push.normalForce, 1e-10 * scale) << name << " lane " << k;
+    EXPECT_NEAR((Vec3(b.ftx[k], b.fty[k], b.ftz[k]) - r.push.tangentialForce).norm(), 0.0,
+                1e-9 * scale)
+        << name << " lane " << k;
+    EXPECT_NEAR((Vec3(b.fx[k], b.fy[k], b.fz[k]) - r.f).norm(), 0.0, 1e-9 * scale)
+        << name << " lane " << k;
+    EXPECT_NEAR((Vec3(b.mx[k], b.my[k], b.mz[k]) - r.push.moment).norm(), 0.0,
+                1e-9 * scale * radius)
+        << name << " lane " << k;
+    EXPECT_NEAR((Vec3(b.tax[k], b.tay[k], b.taz[k]) - (la.cross(r.f) + r.push.moment)).norm(), 0.0,
+                1e-9 * scale * radius)
+        << name << " lane " << k;
+    EXPECT_NEAR((Vec3(b.xix[k], b.xiy[k], b.xiz[k]) - r.xi).norm(), 0.0,
+                1e-9 * (1e-12 + r.xi.norm()))
+        << name << " lane " << k;
+    EXPECT_NEAR((Vec3(b.thx[k], b.thy[k], b.thz[k]) - r.theta).norm(), 0.0,
+                1e-9 * (1e-12 + r.theta.norm()))
+        << name << " lane " << k;
+}
+
 TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
-    constexpr double h = 1e-5, E = 5e6 / (1.0 - 0.09) / 2.0, G = 1e6;
+    // Each lane with its own material, then the whole batch with the first pair's (the loop
+    // the pass runs for a scene of one material).
     const std::vector<Pair> pairs = randomPairs(SmoothBatch::kCapacity);
+    const int count = static_cast<int>(pairs.size());
     for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
         if (!cpuSupports(level)) continue;
         const SmoothBatchKernel kernel = smoothBatchKernel(level);
-        auto b = std::make_unique<SmoothBatch>();
-        const int count = static_cast<int>(pairs.size());
-        for (int k = 0; k < count; ++k) {
-            const Pair& p = pairs[k];
-            b->dx[k] = p.d.x(), b->dy[k] = p.d.y(), b->dz[k] = p.d.z();
-            b->radiusA[k] = p.ra, b->radiusB[k] = p.rb;
-            b->dvx[k] = p.dv.x(), b->dvy[k] = p.dv.y(), b->dvz[k] = p.dv.z();
-            b->wax[k] = p.wa.x(), b->way[k] = p.wa.y(), b->waz[k] = p.wa.z();
-            b->wbx[k] = p.wb.x(), b->wby[k] = p.wb.y(), b->wbz[k] = p.wb.z();
-            b->elastic[k] = E, b->shear[k] = G, b->friction[k] = p.mu;
-            b->rolling[k] = p.muR, b->damping[k] = p.c;
-            b->xix[k] = p.xi.x(), b->xiy[k] = p.xi.y(), b->xiz[k] = p.xi.z();
-            b->thx[k] = p.theta.x(), b->thy[k] = p.theta.y(), b->thz[k] = p.theta.z();
-        }
-        kernel.pairs(*b, count, h);
-        int slipping = 0, rolling = 0;
-        for (int k = 0; k < count; ++k) {
-            const Pair& p = pairs[k];
-            const double dist = p.d.norm();
-            const Vec3 n = p.d / dist;
-            const double delta = p.ra + p.rb - dist;
-            const Vec3 la = (p.ra - 0.5 * delta) * n, lb = -(p.rb - 0.5 * delta) * n;
-            const Vec3 u = p.dv + p.wb.cross(lb) - p.wa.cross(la);
-            ContactMaterial m;
-            m.elasticModulus = E, m.shearModulus = G, m.friction = p.mu;
-            m.rollingResistance = p.muR, m.damping = p.c;
-            Vec3 xi = p.xi, theta = p.theta;
-            SmoothPush push;
-            push.tangentialForce.setZero();
-            push.moment.setZero();
-            if (delta > 0.0) {
-                const double da = 2.0 * p.ra, db = 2.0 * p.rb;
-                push = smoothContactForce(m, ContactLaw::Hertz, 0.0, da * db / (da + db),
-                                          0.5 * (da + db), n, delta, u, p.wb - p.wa, h, xi, theta);
-            } else {
-                xi.setZero();
-                theta.setZero();
+        for (bool uniform : {false, true}) {
+            auto b = std::make_unique<SmoothBatch>();
+            const ContactMaterial one = materialOf(pairs[0]);
+            b->uniform = uniform;
+            const double constants[5] = {one.elasticModulus, one.shearModulus, one.friction,
+                                         one.rollingResistance, one.damping};
+            std::copy(constants, constants + 5, b->material);
+            for (int k = 0; k < count; ++k) {
+                const Pair& p = pairs[k];
+                b->dx[k] = p.d.x(), b->dy[k] = p.d.y(), b->dz[k] = p.d.z();
+                b->radiusA[k] = p.ra, b->radiusB[k] = p.rb;
+                stageMotion(*b, k, p);
             }
-            const Vec3 f = push.normalForce * n + push.tangentialForce;
-            slipping += push.tangentialForce.norm() >= p.mu * push.normalForce * (1 - 1e-9) &&
-                        push.normalForce > 0.0;
-            rolling += !push.moment.isZero();
-            // Relative to the contact's own scale: the kernel may fuse multiply-adds.
-            const double fScale = 1e-12 + push.normalForce;
-            const char* name = kernel.name;
-            EXPECT_NEAR(b->normalForce[k], push.normalForce, 1e-10 * fScale)
-                << name << " pair " << k;
-            EXPECT_NEAR((Vec3(b->ftx[k], b->fty[k], b->ftz[k]) - push.tangentialForce).norm(), 0.0,
-                        1e-9 * fScale)
-                << name << " pair " << k;
-            EXPECT_NEAR((Vec3(b->fx[k], b->fy[k], b->fz[k]) - f).norm(), 0.0, 1e-9 * fScale)
-                << name;
-            EXPECT_NEAR((Vec3(b->mx[k], b->my[k], b->mz[k]) - push.moment).norm(), 0.0,
-                        1e-9 * fScale * p.ra)
-                << name << " pair " << k;
-            EXPECT_NEAR(
-                (Vec3(b->tax[k], b->tay[k], b->taz[k]) - (la.cross(f) + push.moment)).norm(), 0.0,
-                1e-9 * fScale * p.ra)
-                << name << " pair " << k;
-            EXPECT_NEAR(
-                (Vec3(b->tbx[k], b->tby[k], b->tbz[k]) - (lb.cross(f) + push.moment)).norm(), 0.0,
-                1e-9 * fScale * p.ra)
-                << name << " pair " << k;
-            EXPECT_NEAR((Vec3(b->xix[k], b->xiy[k], b->xiz[k]) - xi).norm(), 0.0,
-                        1e-9 * (1e-12 + xi.norm()))
-                << name << " pair " << k;
-            EXPECT_NEAR((Vec3(b->thx[k], b->thy[k], b->thz[k]) - theta).norm(), 0.0,
-                        1e-9 * (1e-12 + theta.norm()))
-                << name << " pair " << k;
-            EXPECT_NEAR(b->overlap[k], delta, 1e-14 * p.ra) << name << " pair " << k;
+            kernel.pairs(*b, count, kStep);
+            int slipping = 0, rolling = 0;
+            for (int k = 0; k < count; ++k) {
+                const Pair& p = pairs[k];
+                const double dist = p.d.norm();
+                const Vec3 n = p.d / dist;
+                const double delta = p.ra + p.rb - dist;
+                const Vec3 la = (p.ra - 0.5 * delta) * n, lb = -(p.rb - 0.5 * delta) * n;
+                const Vec3 u = p.dv + p.wb.cross(lb) - p.wa.cross(la);
+                const double da = 2.0 * p.ra, db = 2.0 * p.rb;
+                const ContactMaterial m = uniform ? one : materialOf(p);
+                const Reference r = lawOf(m, p, n, delta, da * db / (da + db), u);
+                expectLane(*b, k, r, la, p.ra, kernel.name);
+                EXPECT_NEAR(
+                    (Vec3(b->tbx[k], b->tby[k], b->tbz[k]) - (lb.cross(r.f) + r.push.moment))
+                        .norm(),
+                    0.0, 1e-9 * (1e-12 + r.push.normalForce) * p.ra)
+                    << kernel.name << " lane " << k;
+                EXPECT_NEAR(b->overlap[k], delta, 1e-14 * p.ra) << kernel.name << " lane " << k;
+                slipping +=
+                    r.push.tangentialForce.norm() >= m.friction * r.push.normalForce * (1 - 1e-9) &&
+                    r.push.normalForce > 0.0;
+                rolling += !r.push.moment.isZero();
+            }
+            // The cases the law branches on all occur.
+            EXPECT_GT(slipping, 5) << kernel.name;
+            EXPECT_LT(slipping, count - 10) << kernel.name;
+            if (!uniform) {
+                EXPECT_GT(rolling, 10) << kernel.name;
+            }
         }
-        // The cases the law branches on all occur.
-        EXPECT_GT(slipping, 5) << kernel.name;
-        EXPECT_LT(slipping, count - 10) << kernel.name;
-        EXPECT_GT(rolling, 10) << kernel.name;
     }
 }
-
-}  // namespace
-}  // namespace ndem
-
-namespace ndem {
-namespace {
 
 TEST(SmoothBatch, EveryWallKernelRunsTheContactLaw) {
     // A grain on a wall: normal, overlap and lever from the detection, the wall surface's
     // velocity and spin given; the wall counts as a sphere of infinite diameter (R* = r).
-    constexpr double h = 1e-5, E = 3e6, G = 1.2e6;
     const std::vector<Pair> pairs = randomPairs(SmoothBatch::kCapacity);
+    const int count = static_cast<int>(pairs.size());
     for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
         if (!cpuSupports(level)) continue;
         const SmoothBatchKernel kernel = smoothBatchKernel(level);
         auto b = std::make_unique<SmoothBatch>();
-        const int count = static_cast<int>(pairs.size());
         for (int k = 0; k < count; ++k) {
             const Pair& p = pairs[k];
             const Vec3 n = p.d.normalized();
@@ -154,48 +184,16 @@ TEST(SmoothBatch, EveryWallKernelRunsTheContactLaw) {
             b->overlap[k] = delta;
             b->dx[k] = la.x(), b->dy[k] = la.y(), b->dz[k] = la.z();
             b->radiusA[k] = p.ra;
-            b->dvx[k] = p.dv.x(), b->dvy[k] = p.dv.y(), b->dvz[k] = p.dv.z();
-            b->wax[k] = p.wa.x(), b->way[k] = p.wa.y(), b->waz[k] = p.wa.z();
-            b->wbx[k] = p.wb.x(), b->wby[k] = p.wb.y(), b->wbz[k] = p.wb.z();
-            b->elastic[k] = E, b->shear[k] = G, b->friction[k] = p.mu;
-            b->rolling[k] = p.muR, b->damping[k] = p.c;
-            b->xix[k] = p.xi.x(), b->xiy[k] = p.xi.y(), b->xiz[k] = p.xi.z();
-            b->thx[k] = p.theta.x(), b->thy[k] = p.theta.y(), b->thz[k] = p.theta.z();
+            stageMotion(*b, k, p);
         }
-        kernel.walls(*b, count, h);
+        kernel.walls(*b, count, kStep);
         for (int k = 0; k < count; ++k) {
             const Pair& p = pairs[k];
             const Vec3 n(b->nx[k], b->ny[k], b->nz[k]);
-            const double delta = b->overlap[k];
             const Vec3 la(b->dx[k], b->dy[k], b->dz[k]);
-            const Vec3 u = p.dv - p.wa.cross(la);
-            ContactMaterial m;
-            m.elasticModulus = E, m.shearModulus = G, m.friction = p.mu;
-            m.rollingResistance = p.muR, m.damping = p.c;
-            Vec3 xi = p.xi, theta = p.theta;
-            SmoothPush push;
-            push.tangentialForce.setZero();
-            push.moment.setZero();
-            if (delta > 0.0)
-                push = smoothContactForce(m, ContactLaw::Hertz, 0.0, 2.0 * p.ra, 2.0 * p.ra, n,
-                                          delta, u, p.wb - p.wa, h, xi, theta);
-            else
-                xi.setZero(), theta.setZero();
-            const Vec3 f = push.normalForce * n + push.tangentialForce;
-            const double scale = 1e-12 + push.normalForce;
-            EXPECT_NEAR(b->normalForce[k], push.normalForce, 1e-10 * scale) << kernel.name << k;
-            EXPECT_NEAR((Vec3(b->fx[k], b->fy[k], b->fz[k]) - f).norm(), 0.0, 1e-9 * scale)
-                << kernel.name << " contact " << k;
-            EXPECT_NEAR(
-                (Vec3(b->tax[k], b->tay[k], b->taz[k]) - (la.cross(f) + push.moment)).norm(), 0.0,
-                1e-9 * scale * p.ra)
-                << kernel.name << " contact " << k;
-            EXPECT_NEAR((Vec3(b->xix[k], b->xiy[k], b->xiz[k]) - xi).norm(), 0.0,
-                        1e-9 * (1e-12 + xi.norm()))
-                << kernel.name << " contact " << k;
-            EXPECT_NEAR((Vec3(b->thx[k], b->thy[k], b->thz[k]) - theta).norm(), 0.0,
-                        1e-9 * (1e-12 + theta.norm()))
-                << kernel.name << " contact " << k;
+            const Reference r =
+                lawOf(materialOf(p), p, n, b->overlap[k], 2.0 * p.ra, p.dv - p.wa.cross(la));
+            expectLane(*b, k, r, la, p.ra, kernel.name);
         }
     }
 }
