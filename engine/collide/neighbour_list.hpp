@@ -30,7 +30,7 @@ struct NeighbourParams {
 /// search (every other grain is within e_max of its place there) and among themselves, so one
 /// rattler or one emitted grain does not make every grain search again.
 class NeighbourList {
-public:
+  public:
     /// Readies the lists for a detection at these positions and speeds: keeps them and finds
     /// the escaped grains' pairs, or searches the grid again (the margin changed, or too many
     /// escaped). A slot whose grain changed since the search (removed and replaced by the
@@ -54,6 +54,8 @@ public:
     std::uint32_t builtId(size_t i) const { return m_id[i]; }
     /// Whether slot i escaped its lists (or, past the end of the store, was removed).
     bool escaped(size_t i) const { return m_escaped[i] != 0; }
+    /// escaped(i) for every slot, as bytes (0 or 1).
+    const std::uint8_t* escapedFlags() const { return m_escaped.data(); }
     /// The candidate pairs of escaped grains whose smaller index is i: the partners j > i.
     std::span<const std::int32_t> escapedOf(size_t i) const {
         return {m_extraItems.data() + m_extraStart[i], m_extraItems.data() + m_extraStart[i + 1]};
@@ -69,12 +71,15 @@ public:
     /// else found with the last search is valid while this stays the same.
     long builds() const { return m_builds; }
 
-private:
+  private:
     double extendedReach(size_t i, size_t j) const;
     /// Marks the escaped grains; false if too many escaped for the lists to pay.
-    bool markEscaped(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
-    void findEscapedPairs(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
-    void build(const ParticleStore& p, const std::vector<double>& speed, const NeighbourParams& params);
+    bool markEscaped(const ParticleStore& p, const std::vector<double>& speed,
+                     const NeighbourParams& params);
+    void findEscapedPairs(const ParticleStore& p, const std::vector<double>& speed,
+                          const NeighbourParams& params);
+    void build(const ParticleStore& p, const std::vector<double>& speed,
+               const NeighbourParams& params);
     /// CSR by the smaller index of `pairs` into start/items, each list ascending.
     static void group(const std::vector<std::pair<std::int32_t, std::int32_t>>& pairs, size_t n,
                       std::vector<std::int32_t>& start, std::vector<std::int32_t>& items,

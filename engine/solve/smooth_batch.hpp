@@ -12,12 +12,23 @@ enum class SimdLevel : int;
 struct SmoothBatch {
     static constexpr int kCapacity = 64;  ///< 22 KB: the batch stays in the L1 cache
     using Column = double[kCapacity];
-    // In: the pair as the pass read it.
-    alignas(64) Column dx, dy, dz;        ///< x_B − x_A (m)
-    alignas(64) Column radiusA, radiusB;  ///< (m)
-    alignas(64) Column dvx, dvy, dvz;     ///< v_B − v_A (m/s)
-    alignas(64) Column wax, way, waz;     ///< ω_A (rad/s)
-    alignas(64) Column wbx, wby, wbz;     ///< ω_B (rad/s)
+    /// Pairs: the grains, which the kernel reads by storage index itself (with gathers where
+    /// the instruction set has them) rather than the pass staging a copy of each pair.
+    struct Grains {
+        const double* position = nullptr;  ///< x, y, z of grain i from position + i·stride
+        const double* radius = nullptr;    ///< r of grain i at radius[i·stride]
+        int stride = 0;                    ///< doubles from one grain's record to the next
+        const double* velocity = nullptr;  ///< v of grain i from velocity + 3i
+        const double* spin = nullptr;      ///< ω of grain i from spin + 3i
+    } grains;
+    alignas(64) int indexA[kCapacity];  ///< pairs: the grains' storage indices
+    alignas(64) int indexB[kCapacity];
+    // In, walls: the contact as the pass read it.
+    alignas(64) Column dx, dy, dz;     ///< lever from the grain's centre to the point (m)
+    alignas(64) Column radiusA;        ///< R* (m)
+    alignas(64) Column dvx, dvy, dvz;  ///< v_wall − v_grain at the point (m/s)
+    alignas(64) Column wax, way, waz;  ///< ω of the grain (rad/s)
+    alignas(64) Column wbx, wby, wbz;  ///< ω of the wall (rad/s)
     /// One material pair for every contact of the batch (in `material`: E*, G*, μ, μ_r, c),
     /// or each contact's own (the columns below).
     bool uniform = false;
@@ -47,9 +58,10 @@ using SmoothBatchFunction = void (*)(SmoothBatch& batch, int count, double h);
 /// The kernels for `level` (Auto: the widest the CPU runs), with their name.
 struct SmoothBatchKernel {
     const char* name;
-    /// Pairs of grains (in: dx..dz, radii; out besides the law: n, δ, both torques).
+    /// Pairs of grains (in: the grains and their indices; out besides the law: n, δ, ε, both
+    /// torques).
     SmoothBatchFunction pairs;
-    /// Grains on walls (in: n, δ, lever of A in dx..dz, R* in radiusA; out: torque on A).
+    /// Grains on walls (in: n, δ and the columns dx..wbz; out: torque on A).
     SmoothBatchFunction walls;
 };
 SmoothBatchKernel smoothBatchKernel(SimdLevel level);

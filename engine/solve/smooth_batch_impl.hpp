@@ -7,10 +7,6 @@
 namespace ndem {
 namespace {
 
-/// The law of smoothContactForce (Hertz) for lane k, given the contact's normal n, overlap δ,
-/// effective radius R* and velocity u of B against A at the contact point: writes the springs,
-/// f_n, f_t, the moment M and f = f_n n + f_t. Branch-free, so that the loops around it run
-/// several contacts per instruction.
 struct LaneMaterial {
     double elastic, shear, friction, rolling, damping;
 };
@@ -25,9 +21,15 @@ template <bool Uniform>
         return {b.elastic[k], b.shear[k], b.friction[k], b.rolling[k], b.damping[k]};
 }
 
+/// The law of smoothContactForce (Hertz) for lane k, given the contact's normal n, overlap δ,
+/// effective radius R*, velocity u of B against A at the contact point and rolling angle
+/// q = θ + h (ω_B − ω_A) before its projection: writes the
+/// springs, f_n, f_t, the moment M and f = f_n n + f_t. Branch-free, so that the loops around it
+/// run several contacts per instruction.
 [[gnu::always_inline]] inline void lawLane(SmoothBatch& b, int k, double h, const LaneMaterial& m,
                                            double nx, double ny, double nz, double delta,
-                                           double rStar, double ux, double uy, double uz) {
+                                           double rStar, double ux, double uy, double uz, double qx,
+                                           double qy, double qz) {
     const bool pressed = delta > 0.0;
     const double d = pressed ? delta : 0.0;
     const double un = ux * nx + uy * ny + uz * nz;
@@ -74,9 +76,6 @@ template <bool Uniform>
     // every lane).
     const double muR = m.rolling;
     const bool rolls = muR > 0.0;
-    const double qx = b.thx[k] + h * (b.wbx[k] - b.wax[k]);
-    const double qy = b.thy[k] + h * (b.wby[k] - b.way[k]);
-    const double qz = b.thz[k] + h * (b.wbz[k] - b.waz[k]);
     const double kr = kt * rStar * rStar;
     const double krInverse = 1.0 / (kr > 0.0 ? kr : 1.0);
     const double invKr = kr > 0.0 ? krInverse : 0.0;
@@ -134,33 +133,48 @@ template <bool Uniform>
     b.fz[k] = fz;
 }
 
-/// Pairs of grains: n, δ and the levers from the centres' offset and the radii.
+/// Pairs of grains: n, δ and the levers from the centres' offset and the radii, the velocity
+/// at the contact point from the grains' velocities and spins, each read by index.
 template <bool Uniform>
 inline void pairsLoop(SmoothBatch& b, int count, double h) {
     const LaneMaterial one{b.material[0], b.material[1], b.material[2], b.material[3],
                            b.material[4]};
+    const double* const position = b.grains.position;
+    const double* const radius = b.grains.radius;
+    const double* const velocity = b.grains.velocity;
+    const double* const spin = b.grains.spin;
+    const int stride = b.grains.stride;
 #pragma omp simd
     for (int k = 0; k < count; ++k) {
-        const double dist =
-            __builtin_sqrt(b.dx[k] * b.dx[k] + b.dy[k] * b.dy[k] + b.dz[k] * b.dz[k]);
+        const int ia = b.indexA[k], ib = b.indexB[k];
+        const int ga = ia * stride, gb = ib * stride, va = 3 * ia, vb = 3 * ib;
+        const double dx = position[gb] - position[ga];
+        const double dy = position[gb + 1] - position[ga + 1];
+        const double dz = position[gb + 2] - position[ga + 2];
+        const double dist = __builtin_sqrt(dx * dx + dy * dy + dz * dz);
         const double inv = 1.0 / dist;  // > 0: the pass stages touching pairs only
-        const double nx = b.dx[k] * inv, ny = b.dy[k] * inv, nz = b.dz[k] * inv;
-        const double ra = b.radiusA[k], rb = b.radiusB[k];
+        const double nx = dx * inv, ny = dy * inv, nz = dz * inv;
+        const double ra = radius[ga], rb = radius[gb];
         const double delta = ra + rb - dist;
         // Levers from each centre to the contact point, mid-overlap.
         const double la = ra - 0.5 * delta, lb = -(rb - 0.5 * delta);
         const double lax = la * nx, lay = la * ny, laz = la * nz;
         const double lbx = lb * nx, lby = lb * ny, lbz = lb * nz;
+        const double wax = spin[va], way = spin[va + 1], waz = spin[va + 2];
+        const double wbx = spin[vb], wby = spin[vb + 1], wbz = spin[vb + 2];
         // u = v_B + ω_B × l_B − v_A − ω_A × l_A
         const double ux =
-            b.dvx[k] + (b.wby[k] * lbz - b.wbz[k] * lby) - (b.way[k] * laz - b.waz[k] * lay);
-        const double uy =
-            b.dvy[k] + (b.wbz[k] * lbx - b.wbx[k] * lbz) - (b.waz[k] * lax - b.wax[k] * laz);
-        const double uz =
-            b.dvz[k] + (b.wbx[k] * lby - b.wby[k] * lbx) - (b.wax[k] * lay - b.way[k] * lax);
+            (velocity[vb] - velocity[va]) + (wby * lbz - wbz * lby) - (way * laz - waz * lay);
+        const double uy = (velocity[vb + 1] - velocity[va + 1]) + (wbz * lbx - wbx * lbz) -
+                          (waz * lax - wax * laz);
+        const double uz = (velocity[vb + 2] - velocity[va + 2]) + (wbx * lby - wby * lbx) -
+                          (wax * lay - way * lax);
         const double da = 2.0 * ra, db = 2.0 * rb;
+        const double qx = b.thx[k] + h * (wbx - wax);
+        const double qy = b.thy[k] + h * (wby - way);
+        const double qz = b.thz[k] + h * (wbz - waz);
         lawLane(b, k, h, laneMaterial<Uniform>(b, k, one), nx, ny, nz, delta,
-                0.5 * (da * db / (da + db)), ux, uy, uz);
+                0.5 * (da * db / (da + db)), ux, uy, uz, qx, qy, qz);
         b.nx[k] = nx;
         b.ny[k] = ny;
         b.nz[k] = nz;
@@ -190,8 +204,11 @@ inline void wallsLoop(SmoothBatch& b, int count, double h) {
         const double ux = b.dvx[k] - (b.way[k] * laz - b.waz[k] * lay);
         const double uy = b.dvy[k] - (b.waz[k] * lax - b.wax[k] * laz);
         const double uz = b.dvz[k] - (b.wax[k] * lay - b.way[k] * lax);
+        const double qx = b.thx[k] + h * (b.wbx[k] - b.wax[k]);
+        const double qy = b.thy[k] + h * (b.wby[k] - b.way[k]);
+        const double qz = b.thz[k] + h * (b.wbz[k] - b.waz[k]);
         lawLane(b, k, h, laneMaterial<Uniform>(b, k, one), nx, ny, nz, b.overlap[k], b.radiusA[k],
-                ux, uy, uz);
+                ux, uy, uz, qx, qy, qz);
         const double fx = b.fx[k], fy = b.fy[k], fz = b.fz[k];
         b.tax[k] = (lay * fz - laz * fy) + b.mx[k];
         b.tay[k] = (laz * fx - lax * fz) + b.my[k];

@@ -62,26 +62,60 @@ void SmoothPairs::keepListSprings(const NeighbourList& lists, bool escapedOnly) 
     }
 }
 
+void SmoothPairs::PairRecords::reserve(size_t more) {
+    const size_t need = count + more;
+    if (ids.size() >= need) return;
+    const size_t size = std::max(need, 2 * ids.size());
+    ids.resize(size);
+    for (std::vector<double>& c : columns)
+        c.resize(size);
+}
+
+namespace {
+/// The batch's columns in the order of SmoothPairs::PairRecords::Column, then the pushes.
+using BatchColumn = SmoothBatch::Column SmoothBatch::*;
+constexpr BatchColumn kBatchColumns[] = {
+    &SmoothBatch::nx,          &SmoothBatch::ny,  &SmoothBatch::nz,  &SmoothBatch::overlap,
+    &SmoothBatch::normalForce, &SmoothBatch::ftx, &SmoothBatch::fty, &SmoothBatch::ftz,
+    &SmoothBatch::mx,          &SmoothBatch::my,  &SmoothBatch::mz,  &SmoothBatch::fx,
+    &SmoothBatch::fy,          &SmoothBatch::fz,  &SmoothBatch::tax, &SmoothBatch::tay,
+    &SmoothBatch::taz,         &SmoothBatch::tbx, &SmoothBatch::tby, &SmoothBatch::tbz};
+
+/// The grains as the batch kernel reads them: Collider::Grain records, velocities and spins.
+SmoothBatch::Grains grainsOf(const std::vector<Collider::Grain>& g, const ParticleStore& p) {
+    static_assert(sizeof(Collider::Grain) % sizeof(double) == 0);
+    static_assert(sizeof(Vec3) == 3 * sizeof(double));
+    if (g.empty()) return {};
+    return {g[0].position.data(), &g[0].radius,
+            static_cast<int>(sizeof(Collider::Grain) / sizeof(double)), p.velocity[0].data(),
+            p.angularVelocity[0].data()};
+}
+}  // namespace
+
 void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
                            const MaterialTable& materials, const StepSettings& s,
                            const ContactHistory& history, int begin, int end, ThreadPart& out,
                            std::vector<Vec3>& force, std::vector<Vec3>& torque) {
+    static_assert(std::size(kBatchColumns) == PairRecords::kColumns);
+    // Everything the loops read through a pointer is held in a local first: the flags they
+    // store are bytes, which may alias anything, and would make the compiler load it again.
     const NeighbourList& lists = collider.neighbours();
-    const std::vector<Collider::Grain>& g = collider.grains();
+    const Collider::Grain* const g = collider.grains().data();
+    Vec3* const forceOn = force.data();
+    Vec3* const torqueOn = torque.data();
+    const std::uint8_t* const escapedNow = lists.escapedFlags();
+    const std::uint8_t* const escapedThen = m_wasEscaped.data();
+    const size_t slots = m_wasEscaped.size();
+    const bool sameLists = m_passed && m_build == lists.builds();
+    Springs* const entrySprings = m_entrySprings.data();
+    std::uint8_t* const touched = m_touched.data();
     const double h = s.timeStep;
     const SmoothBatchKernel kernel = smoothBatchKernel(s.simd);
-    const bool sameLists = m_passed && m_build == lists.builds();
-    const size_t slots = m_wasEscaped.size();
-    // Whether the entry of i and j held its spring in the last pass (neither had escaped).
-    auto wasListed = [&](size_t i, size_t j) {
-        return sameLists && i < slots && j < slots && !m_wasEscaped[i] && !m_wasEscaped[j];
-    };
-    auto lastSprings = [&](std::int32_t entry, size_t i, size_t j, std::uint64_t key,
-                           bool& found) -> Springs {
-        if (entry >= 0 && wasListed(i, j)) {
-            found = m_touched[entry] != 0;
-            return found ? m_entrySprings[entry] : Springs{};
-        }
+    const bool direct = out.direct;
+
+    // Springs of a pair whose entry did not hold them in the last pass: by key, from the
+    // carry, or from the history before the first pass.
+    auto springsByKey = [&](std::uint64_t key, bool& found) -> Springs {
         if (!m_passed) {
             const std::int32_t r = history.find(key);
             found = r >= 0;
@@ -94,8 +128,9 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
     };
 
     // Touching pairs are staged into a batch; a full batch goes through the force kernel and
-    // then, in staging order, onto the grains, into the records and back into the springs.
+    // then, in staging order, onto the grains and back into the springs.
     SmoothBatch& batch = *out.batch;
+    batch.grains = grainsOf(collider.grains(), p);
     // One material (the common case): its pair's constants once, not five columns per pair.
     batch.uniform = materials.materials().size() == 1;
     if (batch.uniform) {
@@ -104,7 +139,9 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
                                      m.rollingResistance, m.damping};
         std::copy(constants, constants + 5, batch.material);
     }
-    ThreadPart::Staged* staged = out.staged.data();
+    PairRecords& records = out.records;
+    records.reserve(SmoothBatch::kCapacity);
+    PairRecords::Ids* ids = records.ids.data() + records.count;
     int count = 0;
     auto flush = [&] {
         if (count == 0) return;
@@ -112,90 +149,69 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
             kernel.pairs(batch, count, h);
         else
             lawOneByOne(batch, count, s);
-        const size_t recorded = out.records.size();
-        out.records.resize(recorded + static_cast<size_t>(count));
+        const int columns = direct ? PairRecords::kRecorded : PairRecords::kColumns;
+        for (int c = 0; c < columns; ++c)
+            std::copy_n(batch.*kBatchColumns[c], count, records.columns[c].data() + records.count);
         for (int k = 0; k < count; ++k) {
-            const ThreadPart::Staged& st = staged[k];
-            const Vec3 n(batch.nx[k], batch.ny[k], batch.nz[k]);
-            const Springs springs{Vec3(batch.xix[k], batch.xiy[k], batch.xiz[k]),
-                                  Vec3(batch.thx[k], batch.thy[k], batch.thz[k])};
-            Record& r = out.records[recorded + static_cast<size_t>(k)];
-            r.a = st.a;
-            r.b = st.b;
-            r.flags = st.flags;
-            r.normal = n;
-            r.overlap = batch.overlap[k];
-            r.normalImpulse = batch.normalForce[k] * h;
-            r.frictionImpulse = h * Vec3(batch.ftx[k], batch.fty[k], batch.ftz[k]);
-            r.rollingImpulse = h * Vec3(batch.mx[k], batch.my[k], batch.mz[k]);
-            if (st.entry >= 0) {
-                m_entrySprings[st.entry] = springs;
-                r.springs = st.entry;
-            } else {
-                r.springs = -1 - static_cast<std::int32_t>(out.loose.size());
-                out.loose.emplace_back(st.key, springs);
-            }
-            const ThreadPart::Push push{Vec3(batch.fx[k], batch.fy[k], batch.fz[k]),
-                                        Vec3(batch.tax[k], batch.tay[k], batch.taz[k]),
-                                        Vec3(batch.tbx[k], batch.tby[k], batch.tbz[k])};
-            if (out.direct) {
-                force[st.a] -= push.force;
-                torque[st.a] -= push.torqueA;
-                force[st.b] += push.force;
-                torque[st.b] += push.torqueB;
-                const double e = batch.strain[k];
-                out.totals.contacts += 1;
-                out.totals.overlapSum += e;
-                out.totals.maxOverlap = std::max(out.totals.maxOverlap, e);
-            } else {
-                out.pushes.push_back(push);
-            }
+            const PairRecords::Ids& id = ids[k];
+            Springs& springs =
+                id.springs >= 0 ? entrySprings[id.springs] : out.loose[-1 - id.springs].second;
+            springs.tangential = Vec3(batch.xix[k], batch.xiy[k], batch.xiz[k]);
+            springs.rolling = Vec3(batch.thx[k], batch.thy[k], batch.thz[k]);
+            if (!direct) continue;
+            const Vec3 f(batch.fx[k], batch.fy[k], batch.fz[k]);
+            forceOn[id.a] -= f;
+            torqueOn[id.a] -= Vec3(batch.tax[k], batch.tay[k], batch.taz[k]);
+            forceOn[id.b] += f;
+            torqueOn[id.b] += Vec3(batch.tbx[k], batch.tby[k], batch.tbz[k]);
+            const double e = batch.strain[k];
+            out.totals.contacts += 1;
+            out.totals.overlapSum += e;
+            out.totals.maxOverlap = std::max(out.totals.maxOverlap, e);
         }
+        records.count += static_cast<size_t>(count);
+        records.reserve(SmoothBatch::kCapacity);
+        ids = records.ids.data() + records.count;
         count = 0;
     };
-    auto touching = [&](const Collider::Grain& gi, const Collider::Grain& gj) {
+    auto touching = [](const Collider::Grain& gi, const Collider::Grain& gj) {
         const double dist2 = (gj.position - gi.position).squaredNorm();
         const double touch = (gi.radius + gj.radius) * (1.0 + kTouchTolerance);
         // Without branches (&, not &&): about every other listed pair touches.
         return (gi.free | gj.free) & (dist2 < touch * touch) & (dist2 > 0.0);
     };
     // Stages the touching pair of i and j (entry: its place in the lists, or −1).
-    auto stage = [&](size_t i, size_t j, std::int32_t entry) {
+    auto stage = [&](size_t i, size_t j, std::int32_t entry) __attribute__((always_inline)) {
         const Collider::Grain& gi = g[i];
         const Collider::Grain& gj = g[j];
-        const Vec3 d = gj.position - gi.position;
         // Body A is the grain with the smaller id, as in the detection's contacts.
-        const bool swap = gj.id < gi.id;
-        const Index a = static_cast<Index>(swap ? j : i), b = static_cast<Index>(swap ? i : j);
-        const Collider::Grain& ga = g[a];
-        const Collider::Grain& gb = g[b];
-        const std::uint64_t key = particlePairKey(ga.id, gb.id);
+        // Selected with a mask, not a branch: the ids of neighbours in storage order are in
+        // either order about equally often.
+        const size_t swap = -static_cast<size_t>(gj.id < gi.id);
+        const size_t a = i ^ ((i ^ j) & swap), b = i ^ j ^ a;
         bool found = false;
-        const Springs springs = lastSprings(entry, i, j, key, found);
-        if (entry >= 0) m_touched[entry] = 1;
+        Springs springs;
+        std::int32_t springsAt = entry;
+        // The entry held the pair's springs in the last pass if neither grain had escaped.
+        if (entry >= 0 && sameLists && i < slots && j < slots && !escapedThen[i] &&
+            !escapedThen[j]) {
+            found = touched[entry] != 0;
+            if (found) springs = entrySprings[entry];
+        } else {
+            const std::uint64_t key = particlePairKey(g[a].id, g[b].id);
+            springs = springsByKey(key, found);
+            if (entry < 0) {
+                springsAt = -1 - static_cast<std::int32_t>(out.loose.size());
+                out.loose.emplace_back(key, Springs{});
+            }
+        }
         const int k = count++;
-        staged[k] = {a, b, entry, static_cast<std::uint8_t>(kTouching | (found ? kWasTouching : 0)),
-                     key};
-        const double sign = swap ? -1.0 : 1.0;
-        batch.dx[k] = sign * d.x();
-        batch.dy[k] = sign * d.y();
-        batch.dz[k] = sign * d.z();
-        batch.radiusA[k] = ga.radius;
-        batch.radiusB[k] = gb.radius;
-        const Vec3 dv = p.velocity[b] - p.velocity[a];
-        batch.dvx[k] = dv.x();
-        batch.dvy[k] = dv.y();
-        batch.dvz[k] = dv.z();
-        const Vec3& wa = p.angularVelocity[a];
-        const Vec3& wb = p.angularVelocity[b];
-        batch.wax[k] = wa.x();
-        batch.way[k] = wa.y();
-        batch.waz[k] = wa.z();
-        batch.wbx[k] = wb.x();
-        batch.wby[k] = wb.y();
-        batch.wbz[k] = wb.z();
+        ids[k] = {static_cast<Index>(a), static_cast<Index>(b), springsAt,
+                  static_cast<std::uint8_t>(kTouching | (found ? kWasTouching : 0))};
+        batch.indexA[k] = static_cast<int>(a);
+        batch.indexB[k] = static_cast<int>(b);
         if (!batch.uniform) {
-            const ContactMaterial& m = materials.pair(ga.material, gb.material);
+            const ContactMaterial& m = materials.pair(g[a].material, g[b].material);
             batch.elastic[k] = m.elasticModulus;
             batch.shear[k] = m.shearModulus;
             batch.friction[k] = m.friction;
@@ -208,38 +224,45 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
         batch.thx[k] = springs.rolling.x();
         batch.thy[k] = springs.rolling.y();
         batch.thz[k] = springs.rolling.z();
+        if (entry >= 0) touched[entry] = 1;
         if (count == SmoothBatch::kCapacity) flush();
     };
-
+    // The general path below (escaped grains) is rare: one copy of the staging, called.
+    auto stageCalled = [&](size_t i, size_t j, std::int32_t entry) __attribute__((noinline)) {
+        stage(i, j, entry);
+    };
     auto contact = [&](size_t i, size_t j, std::int32_t entry) {
         if (touching(g[i], g[j]))
-            stage(i, j, entry);
+            stageCalled(i, j, entry);
         else if (entry >= 0)
-            m_touched[entry] = 0;
+            touched[entry] = 0;
     };
 
-    std::vector<std::int32_t>& hits = out.hits;
     for (int i = begin; i < end; ++i) {
-        const bool iOut = lists.escaped(i);
+        const bool iOut = escapedNow[i] != 0;
         const std::span<const std::int32_t> listed = lists.of(i);
         const std::span<const std::int32_t> extra = lists.escapedOf(i);
         const std::int32_t base = lists.firstEntry(i);
         if (!iOut && extra.empty()) {
             // Every partner tested first, without a branch, then the touching ones staged:
             // the partners' loads overlap instead of waiting behind a mispredicted test.
-            if (hits.size() < listed.size()) hits.resize(2 * listed.size());
-            size_t found = 0;
+            if (out.hits.size() < listed.size()) out.hits.resize(2 * listed.size());
+            std::int32_t* const hits = out.hits.data();
+            const std::int32_t* const partner = listed.data();
+            std::uint8_t* const flags = touched + base;
+            const size_t listedCount = listed.size();
             const Collider::Grain& gi = g[i];
-            for (size_t x = 0; x < listed.size(); ++x) {
-                const size_t j = static_cast<size_t>(listed[x]);
-                const bool t = (!lists.escaped(j)) & touching(gi, g[j]);
+            size_t found = 0;
+            for (size_t x = 0; x < listedCount; ++x) {
+                const size_t j = static_cast<size_t>(partner[x]);
+                const bool t = (escapedNow[j] == 0) & touching(gi, g[j]);
                 // A touching entry keeps last pass's flag until staging reads it.
-                m_touched[base + x] &= static_cast<std::uint8_t>(t);
+                flags[x] &= static_cast<std::uint8_t>(t);
                 hits[found] = static_cast<std::int32_t>(x);
                 found += t;
             }
             for (size_t k = 0; k < found; ++k)
-                stage(i, static_cast<size_t>(listed[hits[k]]), base + hits[k]);
+                stage(i, static_cast<size_t>(partner[hits[k]]), base + hits[k]);
             continue;
         }
         // Listed and escaped partners merged in ascending order: the same pairs in the same
@@ -249,13 +272,13 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
             if (y == extra.size() || (x < listed.size() && listed[x] < extra[y])) {
                 const std::int32_t entry = base + static_cast<std::int32_t>(x);
                 const size_t j = static_cast<size_t>(listed[x++]);
-                if (iOut || lists.escaped(j))
-                    m_touched[entry] = 0;
+                if (iOut || escapedNow[j])
+                    touched[entry] = 0;
                 else
                     contact(i, j, entry);
             } else {
                 // Off the lists (a grain escaped): the entry of the same slots, if any, is out.
-                if (x < listed.size() && listed[x] == extra[y]) m_touched[base + x++] = 0;
+                if (x < listed.size() && listed[x] == extra[y]) touched[base + x++] = 0;
                 contact(i, static_cast<size_t>(extra[y++]), -1);
             }
         }
@@ -322,15 +345,19 @@ void SmoothPairs::wallForces(const ParticleStore& p, const MaterialTable& materi
 
 void SmoothPairs::lawOneByOne(SmoothBatch& b, int count, const StepSettings& s) {
     // The laws other than Hertz, through the per-contact function.
+    const SmoothBatch::Grains& g = b.grains;
+    auto vec = [](const double* at) { return Vec3(at[0], at[1], at[2]); };
     for (int k = 0; k < count; ++k) {
-        const Vec3 d(b.dx[k], b.dy[k], b.dz[k]);
+        const int ia = b.indexA[k], ib = b.indexB[k];
+        const Vec3 d = vec(g.position + ib * g.stride) - vec(g.position + ia * g.stride);
         const double dist = d.norm();
         const Vec3 n = d / dist;
-        const double ra = b.radiusA[k], rb = b.radiusB[k];
+        const double ra = g.radius[ia * g.stride], rb = g.radius[ib * g.stride];
         const double delta = ra + rb - dist;
         const Vec3 leverA = (ra - 0.5 * delta) * n, leverB = -(rb - 0.5 * delta) * n;
-        const Vec3 wa(b.wax[k], b.way[k], b.waz[k]), wb(b.wbx[k], b.wby[k], b.wbz[k]);
-        const Vec3 u = Vec3(b.dvx[k], b.dvy[k], b.dvz[k]) + wb.cross(leverB) - wa.cross(leverA);
+        const Vec3 wa = vec(g.spin + 3 * ia), wb = vec(g.spin + 3 * ib);
+        const Vec3 u = (vec(g.velocity + 3 * ib) - vec(g.velocity + 3 * ia)) + wb.cross(leverB) -
+                       wa.cross(leverA);
         Vec3 xi(b.xix[k], b.xiy[k], b.xiz[k]), theta(b.thx[k], b.thy[k], b.thz[k]);
         ContactMaterial m;
         m.elasticModulus = b.uniform ? b.material[0] : b.elastic[k];
@@ -400,11 +427,9 @@ SmoothPairs::Totals SmoothPairs::forces(const Collider& collider, const Particle
     for (ThreadPart& part : m_parts) {
         if (!part.batch) {
             part.batch = std::make_unique<SmoothBatch>();
-            part.staged.resize(SmoothBatch::kCapacity);
         }
-        part.records.clear();
+        part.records.count = 0;
         part.loose.clear();
-        part.pushes.clear();
         part.direct = team <= 1;
         part.totals = Totals{};
     }
@@ -421,14 +446,20 @@ SmoothPairs::Totals SmoothPairs::forces(const Collider& collider, const Particle
             totals = part.totals;
             continue;
         }
-        for (size_t k = 0; k < part.records.size(); ++k) {
-            const Record& r = part.records[k];
-            const ThreadPart::Push& push = part.pushes[k];
-            force[r.a] -= push.force;
-            torque[r.a] -= push.torqueA;
-            force[r.b] += push.force;
-            torque[r.b] += push.torqueB;
-            const double e = r.overlap / (p.radius[r.a] + p.radius[r.b]);
+        const PairRecords& r = part.records;
+        using C = PairRecords::Column;
+        const double* const overlap = r.column(C::Overlap);
+        const double* push[9];
+        for (int c = 0; c < 9; ++c)
+            push[c] = r.column(PairRecords::kRecorded + c);
+        for (size_t k = 0; k < r.count; ++k) {
+            const PairRecords::Ids& id = r.ids[k];
+            const Vec3 f(push[0][k], push[1][k], push[2][k]);
+            force[id.a] -= f;
+            torque[id.a] -= Vec3(push[3][k], push[4][k], push[5][k]);
+            force[id.b] += f;
+            torque[id.b] += Vec3(push[6][k], push[7][k], push[8][k]);
+            const double e = overlap[k] / (p.radius[id.a] + p.radius[id.b]);
             totals.contacts += 1;
             totals.overlapSum += e;
             totals.maxOverlap = std::max(totals.maxOverlap, e);
@@ -457,36 +488,46 @@ SmoothPairs::Totals SmoothPairs::forces(const Collider& collider, const Particle
         m_wasEscaped[i] = lists.escaped(i) ? 1 : 0;
     m_build = lists.builds();
     m_passed = true;
+    m_timeStep = s.timeStep;
     return totals;
 }
 
 void SmoothPairs::writeContacts(const ParticleStore& p, ContactSet& out) const {
     size_t pairs = 0;
     for (const ThreadPart& part : m_parts)
-        pairs += part.records.size();
+        pairs += part.records.count;
     const size_t first = out.size();
     out.resize(first + pairs);
     out.tangentialSpring.resize(out.size());
     out.rollingSpring.resize(out.size());
+    const double h = m_timeStep;
+    using C = PairRecords::Column;
     size_t c = first;
-    for (const ThreadPart& part : m_parts)
-        for (const Record& r : part.records) {
-            if (static_cast<size_t>(std::max(r.a, r.b)) >= p.size()) continue;  // removed since
-            const double ra = p.radius[r.a], rb = p.radius[r.b];
+    for (const ThreadPart& part : m_parts) {
+        const PairRecords& r = part.records;
+        for (size_t k = 0; k < r.count; ++k) {
+            const PairRecords::Ids& id = r.ids[k];
+            if (static_cast<size_t>(std::max(id.a, id.b)) >= p.size()) continue;  // removed since
+            const double ra = p.radius[id.a], rb = p.radius[id.b];
             const double da = 2.0 * ra, db = 2.0 * rb;
-            out.set(c, r.a, r.b, r.normal, (ra - 0.5 * r.overlap) * r.normal,
-                    -(rb - 0.5 * r.overlap) * r.normal, r.overlap, 0.5 * (da + db),
-                    da * db / (da + db), p.material[r.a], p.material[r.b],
-                    particlePairKey(p.id[r.a], p.id[r.b]), r.flags);
-            out.normalImpulse[c] = r.normalImpulse;
-            out.frictionImpulse[c] = r.frictionImpulse;
-            out.rollingImpulse[c] = r.rollingImpulse;
+            const Vec3 normal(r.column(C::Nx)[k], r.column(C::Ny)[k], r.column(C::Nz)[k]);
+            const double overlap = r.column(C::Overlap)[k];
+            out.set(c, id.a, id.b, normal, (ra - 0.5 * overlap) * normal,
+                    -(rb - 0.5 * overlap) * normal, overlap, 0.5 * (da + db), da * db / (da + db),
+                    p.material[id.a], p.material[id.b], particlePairKey(p.id[id.a], p.id[id.b]),
+                    id.flags);
+            out.normalImpulse[c] = r.column(C::NormalForce)[k] * h;
+            out.frictionImpulse[c] =
+                h * Vec3(r.column(C::Ftx)[k], r.column(C::Fty)[k], r.column(C::Ftz)[k]);
+            out.rollingImpulse[c] =
+                h * Vec3(r.column(C::Mx)[k], r.column(C::My)[k], r.column(C::Mz)[k]);
             const Springs& springs =
-                r.springs >= 0 ? m_entrySprings[r.springs] : part.loose[-1 - r.springs].second;
+                id.springs >= 0 ? m_entrySprings[id.springs] : part.loose[-1 - id.springs].second;
             out.tangentialSpring[c] = springs.tangential;
             out.rollingSpring[c] = springs.rolling;
             ++c;
         }
+    }
     out.resize(c);
     out.tangentialSpring.resize(c);
     out.rollingSpring.resize(c);

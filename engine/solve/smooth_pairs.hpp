@@ -56,33 +56,30 @@ class SmoothPairs {
     };
 
   private:
-    /// A touching pair of the last pass: enough to write its contact out later.
-    struct Record {
-        Index a = 0, b = 0;        ///< storage indices, A the smaller id
-        std::int32_t springs = 0;  ///< list entry (≥ 0), or −1 − its place in m_loose
-        std::uint8_t flags = 0;    ///< ContactFlag
-        Vec3 normal;               ///< A to B
-        double overlap = 0.0;
-        double normalImpulse = 0.0;  ///< N s
-        Vec3 frictionImpulse, rollingImpulse;
+    /// The touching pairs of one thread's part of a pass, in pass order: who they are, and
+    /// the batch kernel's columns that a contact written out needs, copied a batch at a time
+    /// (and, where the pass runs on several threads, the pushes its serial sum adds up).
+    struct PairRecords {
+        struct Ids {
+            Index a = 0, b = 0;        ///< storage indices, A the smaller id
+            std::int32_t springs = 0;  ///< list entry (≥ 0), or −1 − its place in `loose`
+            std::uint8_t flags = 0;    ///< ContactFlag
+        };
+        /// n, δ, f_n, f_t and M, then the pushes: f on B, the torques about A and B.
+        enum Column { Nx, Ny, Nz, Overlap, NormalForce, Ftx, Fty, Ftz, Mx, My, Mz, kRecorded };
+        static constexpr int kColumns = kRecorded + 9;
+        size_t count = 0;
+        std::vector<Ids> ids;  ///< grown, never shrunk: [0, count) hold this pass's pairs
+        std::vector<double> columns[kColumns];
+        /// Room for `more` pairs after the `count` held.
+        void reserve(size_t more);
+        const double* column(int c) const { return columns[c].data(); }
     };
     /// What one thread of a pass found, in pass order.
     struct ThreadPart {
-        struct Push {
-            Vec3 force, torqueA, torqueB;  ///< on B; on A (subtracted) and on B (added)
-        };
-        std::vector<Record> records;
+        PairRecords records;
         std::vector<std::pair<std::uint64_t, Springs>> loose;  ///< pairs off the lists
-        std::vector<Push> pushes;  ///< beside the records, where a serial pass adds them up
-        /// The pairs in the batch, beside its columns.
-        struct Staged {
-            Index a = 0, b = 0;
-            std::int32_t entry = -1;  ///< list entry, or −1 off the lists
-            std::uint8_t flags = 0;
-            std::uint64_t key = 0;
-        };
         std::unique_ptr<SmoothBatch> batch;
-        std::vector<Staged> staged;
         std::vector<std::int32_t> hits;  ///< a grain's touching partners, by place in its list
         bool direct = false;             ///< adds each push as it goes (one thread)
         Totals totals;
@@ -117,6 +114,7 @@ class SmoothPairs {
     std::vector<std::uint8_t> m_wasEscaped;  ///< per slot, in the last pass
     long m_build = -1;                       ///< the lists' search of the last pass
     bool m_passed = false;                   ///< the entries hold the last pass's springs
+    double m_timeStep = 0.0;                 ///< of the last pass (impulse = force × h)
 
     std::vector<ThreadPart> m_parts;  ///< per thread: records, loose springs, pushes
     std::vector<std::pair<std::uint64_t, Springs>> m_carried;  ///< into the next pass's carry

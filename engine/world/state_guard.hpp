@@ -25,6 +25,22 @@ struct RunWarning {
     std::string message;
 };
 
+/// What the checks read from every grain after a step, gathered in one pass over the grains
+/// (with the kinetic energy that the step's statistics report).
+struct GrainSweep {
+    double kinetic = 0.0;      ///< J
+    double finiteSum = 0.0;    ///< of every coordinate: NaN or ±∞ where one is
+    double potential = 0.0;    ///< −m g·x of the free grains (J)
+    double scale = 0.0;        ///< lifting every free grain by its own diameter (J)
+    double mass = 0.0;         ///< of the free grains (kg)
+    bool drivenMoves = false;  ///< a grain without mass moves (driven: an energy source)
+    /// The first grain two diameters behind a plane wall (its storage index, or −1), and how far.
+    std::int64_t behind = -1;
+    size_t behindPlane = 0;       ///< among the enabled plane walls, in order
+    double behindBy = 0.0;        ///< m
+    std::vector<size_t> outside;  ///< grains beyond the scene's extent
+};
+
 /// A non-finite value in the state: the run cannot go on.
 struct Divergence {
     std::int64_t step = 0;
@@ -35,11 +51,13 @@ struct Divergence {
 };
 
 class StateGuard {
-public:
+  public:
     /// Takes the scene's extent (grains, finite walls, emitters, sinks) at the start.
     void start(const World& world);
+    /// The pass over the grains after a step that check() reads.
+    GrainSweep sweep(const World& world) const;
     /// Checks the state after a step.
-    void check(const World& world, const StepStats& stats);
+    void check(const World& world, const StepStats& stats, const GrainSweep& grains);
 
     const std::optional<Divergence>& divergence() const { return m_divergence; }
     const std::vector<RunWarning>& warnings() const { return m_warnings; }
@@ -47,23 +65,23 @@ public:
     /// restarted run does not give them again). A diverged state is never saved.
     void archive(StateArchive& a);
 
-private:
+  private:
     bool given(const char* kind) const;
     void warn(const StepStats& stats, const char* kind, std::string message);
-    void checkFinite(const World& world, const StepStats& stats);
+    void checkFinite(const World& world, const StepStats& stats, const GrainSweep& grains);
     void report(const StepStats& stats, std::uint32_t particle, const char* quantity,
                 const std::string& value);
     void checkOverlap(const World& world, const StepStats& stats);
-    void checkEnergy(const World& world, const StepStats& stats);
-    void checkEscape(const World& world, const StepStats& stats);
+    void checkEnergy(const World& world, const StepStats& stats, const GrainSweep& grains);
+    void checkEscape(const World& world, const StepStats& stats, const GrainSweep& grains);
 
     std::optional<Divergence> m_divergence;
     std::vector<RunWarning> m_warnings;
     Vec3 m_low = Vec3::Zero(), m_high = Vec3::Zero();  ///< the scene's extent, grown
     bool m_started = false;
-    double m_energyFloor = 0.0;  ///< least mechanical energy since a source last acted (J)
-    size_t m_particles = 0;      ///< grains at the last check
-    std::vector<double> m_setup; ///< gravity, wall poses, stiffnesses at the last check
+    double m_energyFloor = 0.0;   ///< least mechanical energy since a source last acted (J)
+    size_t m_particles = 0;       ///< grains at the last check
+    std::vector<double> m_setup;  ///< gravity, wall poses, stiffnesses at the last check
 };
 
 }  // namespace ndem

@@ -16,7 +16,8 @@ Expected<World> World::create(const Scene& scene) {
     w.m_contactOverrides = scene.contactMaterials;
     w.m_walls = scene.walls;
     w.m_meshes = scene.meshes;
-    for (TriangleMesh& m : w.m_meshes) m.buildGrid();
+    for (TriangleMesh& m : w.m_meshes)
+        m.buildGrid();
     const size_t materialCount = w.m_materials.materials().size();
     for (const Wall& wall : w.m_walls) {
         if (wall.material >= materialCount)
@@ -59,7 +60,8 @@ std::optional<Error> World::setMaterials(const std::vector<Material>& materials)
     }
     MaterialTable table;
     std::string error;
-    if (!table.build(materials, m_contactOverrides, &error)) return Error{"contactMaterials: " + error};
+    if (!table.build(materials, m_contactOverrides, &error))
+        return Error{"contactMaterials: " + error};
     m_materials = std::move(table);
     return std::nullopt;
 }
@@ -89,7 +91,8 @@ void World::syncHistory() const {
 
 double World::smoothStabilityLimit() const {
     std::vector<MaterialId> wallMaterials;
-    for (const Wall& w : m_walls) wallMaterials.push_back(w.material);
+    for (const Wall& w : m_walls)
+        wallMaterials.push_back(w.material);
     return ndem::smoothStabilityLimit(m_particles, m_materials, wallMaterials, m_settings);
 }
 
@@ -97,7 +100,8 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
     if (auto e = validate(s)) return e;
     if (s.mode == StepMode::Smooth) {
         std::vector<MaterialId> wallMaterials;
-        for (const Wall& w : m_walls) wallMaterials.push_back(w.material);
+        for (const Wall& w : m_walls)
+            wallMaterials.push_back(w.material);
         const double limit = ndem::smoothStabilityLimit(m_particles, m_materials, wallMaterials, s);
         if (s.timeStep > limit) {
             std::ostringstream msg;
@@ -112,7 +116,8 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
 }
 
 void World::measure(StepStats& stats) {
-    stats.kineticEnergy = kineticEnergy(m_particles);
+    const GrainSweep grains = m_guard.sweep(*this);
+    stats.kineticEnergy = grains.kinetic;
     // The overlaps ε = δ/d of the touching contacts (the smooth pass on the lists sums them
     // as it goes, in the same order).
     double sum = 0.0, maxOverlap = 0.0;
@@ -132,8 +137,9 @@ void World::measure(StepStats& stats) {
     }
     stats.meanOverlap = touching ? sum / touching : 0.0;
     stats.maxOverlap = maxOverlap;
-    for (auto& m : m_measurements) m->sample(*this, stats);
-    m_guard.check(*this, stats);
+    for (auto& m : m_measurements)
+        m->sample(*this, stats);
+    m_guard.check(*this, stats, grains);
 }
 
 }  // namespace ndem

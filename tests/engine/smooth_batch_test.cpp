@@ -54,11 +54,8 @@ ContactMaterial materialOf(const Pair& p) {
     return m;
 }
 
-/// What pairs and walls stage alike: velocities, spins, the material and last step's springs.
+/// What pairs and walls stage alike: the material and last step's springs.
 void stageMotion(SmoothBatch& b, int k, const Pair& p) {
-    b.dvx[k] = p.dv.x(), b.dvy[k] = p.dv.y(), b.dvz[k] = p.dv.z();
-    b.wax[k] = p.wa.x(), b.way[k] = p.wa.y(), b.waz[k] = p.wa.z();
-    b.wbx[k] = p.wb.x(), b.wby[k] = p.wb.y(), b.wbz[k] = p.wb.z();
     b.elastic[k] = kElastic, b.shear[k] = kShear, b.friction[k] = p.mu;
     b.rolling[k] = p.muR, b.damping[k] = p.c;
     b.xix[k] = p.xi.x(), b.xiy[k] = p.xi.y(), b.xiz[k] = p.xi.z();
@@ -114,8 +111,30 @@ void expectLane(const SmoothBatch& b, int k, const Reference& r, const Vec3& la,
 TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
     // Each lane with its own material, then the whole batch with the first pair's (the loop
     // the pass runs for a scene of one material).
-    const std::vector<Pair> pairs = randomPairs(SmoothBatch::kCapacity);
+    std::vector<Pair> pairs = randomPairs(SmoothBatch::kCapacity);
     const int count = static_cast<int>(pairs.size());
+    // The kernel reads the grains by index: pair k joins grain 2k + 1 (A) and grain 2k (B),
+    // in records of five doubles (x, y, z, r and a spare), as the pass's grains are.
+    constexpr int kStride = 5;
+    std::vector<double> grain(2 * count * kStride), velocity(6 * count), spin(6 * count);
+    Random random(11);
+    for (int k = 0; k < count; ++k) {
+        Pair& p = pairs[k];
+        const int a = 2 * k + 1, b = 2 * k;
+        auto put = [](double* at, const Vec3& v) { at[0] = v.x(), at[1] = v.y(), at[2] = v.z(); };
+        auto get = [](const double* at) { return Vec3(at[0], at[1], at[2]); };
+        const Vec3 xa(random.uniform(-1, 1), random.uniform(-1, 1), random.uniform(-1, 1));
+        put(&grain[a * kStride], xa);
+        put(&grain[b * kStride], xa + p.d);
+        grain[a * kStride + 3] = p.ra, grain[b * kStride + 3] = p.rb;
+        const Vec3 va(random.uniform(-1, 1), random.uniform(-1, 1), random.uniform(-1, 1));
+        put(&velocity[3 * a], va);
+        put(&velocity[3 * b], va + p.dv);
+        put(&spin[3 * a], p.wa), put(&spin[3 * b], p.wb);
+        // What the kernel sees, after the round-off of the positions and velocities.
+        p.d = get(&grain[b * kStride]) - get(&grain[a * kStride]);
+        p.dv = get(&velocity[3 * b]) - get(&velocity[3 * a]);
+    }
     for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
         if (!cpuSupports(level)) continue;
         const SmoothBatchKernel kernel = smoothBatchKernel(level);
@@ -126,11 +145,10 @@ TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
             const double constants[5] = {one.elasticModulus, one.shearModulus, one.friction,
                                          one.rollingResistance, one.damping};
             std::copy(constants, constants + 5, b->material);
+            b->grains = {grain.data(), grain.data() + 3, kStride, velocity.data(), spin.data()};
             for (int k = 0; k < count; ++k) {
-                const Pair& p = pairs[k];
-                b->dx[k] = p.d.x(), b->dy[k] = p.d.y(), b->dz[k] = p.d.z();
-                b->radiusA[k] = p.ra, b->radiusB[k] = p.rb;
-                stageMotion(*b, k, p);
+                b->indexA[k] = 2 * k + 1, b->indexB[k] = 2 * k;
+                stageMotion(*b, k, pairs[k]);
             }
             kernel.pairs(*b, count, kStep);
             int slipping = 0, rolling = 0;
@@ -184,6 +202,9 @@ TEST(SmoothBatch, EveryWallKernelRunsTheContactLaw) {
             b->overlap[k] = delta;
             b->dx[k] = la.x(), b->dy[k] = la.y(), b->dz[k] = la.z();
             b->radiusA[k] = p.ra;
+            b->dvx[k] = p.dv.x(), b->dvy[k] = p.dv.y(), b->dvz[k] = p.dv.z();
+            b->wax[k] = p.wa.x(), b->way[k] = p.wa.y(), b->waz[k] = p.wa.z();
+            b->wbx[k] = p.wb.x(), b->wby[k] = p.wb.y(), b->wbz[k] = p.wb.z();
             stageMotion(*b, k, p);
         }
         kernel.walls(*b, count, kStep);
