@@ -26,6 +26,7 @@ template <bool Uniform>
 /// q = θ + h (ω_B − ω_A) before its projection: writes the
 /// springs, f_n, f_t, the moment M and f = f_n n + f_t. Branch-free, so that the loops around it
 /// run several contacts per instruction.
+template <bool MayRoll>
 [[gnu::always_inline]] inline void lawLane(SmoothBatch& b, int k, double h, const LaneMaterial& m,
                                            double nx, double ny, double nz, double delta,
                                            double rStar, double ux, double uy, double uz, double qx,
@@ -73,33 +74,39 @@ template <bool Uniform>
 
     // Rolling (tangent-plane part) and twisting (normal part) springs on ω_B − ω_A, kept
     // only where the pair has rolling resistance (selects, not branches: one path for
-    // every lane).
-    const double muR = m.rolling;
-    const bool rolls = muR > 0.0;
-    const double kr = kt * rStar * rStar;
-    const double krInverse = 1.0 / (kr > 0.0 ? kr : 1.0);
-    const double invKr = kr > 0.0 ? krInverse : 0.0;
-    const double rollLimit = muR * rStar * fn;
-    const double qn = qx * nx + qy * ny + qz * nz;
-    const double rx = qx - qn * nx, ry = qy - qn * ny, rz = qz - qn * nz;  // rolling angle
-    const double wx = qn * nx, wy = qn * ny, wz = qn * nz;                 // twisting angle
-    const double r2 = kr * kr * (rx * rx + ry * ry + rz * rz);
-    const bool rollSlips = (r2 > rollLimit * rollLimit) & (r2 != 0.0);
-    const double rCapped = rollLimit / __builtin_sqrt(r2 > 0.0 ? r2 : 1.0);
-    const double rScale = rollSlips ? rCapped : 1.0;
-    const double Rx = -kr * rx * rScale, Ry = -kr * ry * rScale, Rz = -kr * rz * rScale;
-    const double w2 = kr * kr * (wx * wx + wy * wy + wz * wz);
-    const bool twistSlips = (w2 > rollLimit * rollLimit) & (w2 != 0.0);
-    const double wCapped = rollLimit / __builtin_sqrt(w2 > 0.0 ? w2 : 1.0);
-    const double wScale = twistSlips ? wCapped : 1.0;
-    const double Wx = -kr * wx * wScale, Wy = -kr * wy * wScale, Wz = -kr * wz * wScale;
-    double thx = (rollSlips ? -Rx * invKr : rx) + (twistSlips ? -Wx * invKr : wx);
-    double thy = (rollSlips ? -Ry * invKr : ry) + (twistSlips ? -Wy * invKr : wy);
-    double thz = (rollSlips ? -Rz * invKr : rz) + (twistSlips ? -Wz * invKr : wz);
-    thx = rolls ? thx : b.thx[k];
-    thy = rolls ? thy : b.thy[k];
-    thz = rolls ? thz : b.thz[k];
-    double mx = rolls ? Rx + Wx : 0.0, my = rolls ? Ry + Wy : 0.0, mz = rolls ? Rz + Wz : 0.0;
+    // every lane). A batch of one material without it skips them (MayRoll false).
+    double thx = b.thx[k], thy = b.thy[k], thz = b.thz[k];
+    double mx = 0.0, my = 0.0, mz = 0.0;
+    if constexpr (MayRoll) {
+        const double muR = m.rolling;
+        const bool rolls = muR > 0.0;
+        const double kr = kt * rStar * rStar;
+        const double krInverse = 1.0 / (kr > 0.0 ? kr : 1.0);
+        const double invKr = kr > 0.0 ? krInverse : 0.0;
+        const double rollLimit = muR * rStar * fn;
+        const double qn = qx * nx + qy * ny + qz * nz;
+        const double rx = qx - qn * nx, ry = qy - qn * ny, rz = qz - qn * nz;  // rolling angle
+        const double wx = qn * nx, wy = qn * ny, wz = qn * nz;                 // twisting angle
+        const double r2 = kr * kr * (rx * rx + ry * ry + rz * rz);
+        const bool rollSlips = (r2 > rollLimit * rollLimit) & (r2 != 0.0);
+        const double rCapped = rollLimit / __builtin_sqrt(r2 > 0.0 ? r2 : 1.0);
+        const double rScale = rollSlips ? rCapped : 1.0;
+        const double Rx = -kr * rx * rScale, Ry = -kr * ry * rScale, Rz = -kr * rz * rScale;
+        const double w2 = kr * kr * (wx * wx + wy * wy + wz * wz);
+        const bool twistSlips = (w2 > rollLimit * rollLimit) & (w2 != 0.0);
+        const double wCapped = rollLimit / __builtin_sqrt(w2 > 0.0 ? w2 : 1.0);
+        const double wScale = twistSlips ? wCapped : 1.0;
+        const double Wx = -kr * wx * wScale, Wy = -kr * wy * wScale, Wz = -kr * wz * wScale;
+        const double tx = (rollSlips ? -Rx * invKr : rx) + (twistSlips ? -Wx * invKr : wx);
+        const double ty = (rollSlips ? -Ry * invKr : ry) + (twistSlips ? -Wy * invKr : wy);
+        const double tz = (rollSlips ? -Rz * invKr : rz) + (twistSlips ? -Wz * invKr : wz);
+        thx = rolls ? tx : thx;
+        thy = rolls ? ty : thy;
+        thz = rolls ? tz : thz;
+        mx = rolls ? Rx + Wx : 0.0, my = rolls ? Ry + Wy : 0.0, mz = rolls ? Rz + Wz : 0.0;
+    } else {
+        (void)qx, (void)qy, (void)qz;
+    }
 
     // Touching within round-off but not pressed: no force, no springs.
     ftx = pressed ? ftx : 0.0;
@@ -135,7 +142,7 @@ template <bool Uniform>
 
 /// Pairs of grains: n, δ and the levers from the centres' offset and the radii, the velocity
 /// at the contact point from the grains' velocities and spins, each read by index.
-template <bool Uniform>
+template <bool Uniform, bool MayRoll>
 inline void pairsLoop(SmoothBatch& b, int count, double h) {
     const LaneMaterial one{b.material[0], b.material[1], b.material[2], b.material[3],
                            b.material[4]};
@@ -173,8 +180,8 @@ inline void pairsLoop(SmoothBatch& b, int count, double h) {
         const double qx = b.thx[k] + h * (wbx - wax);
         const double qy = b.thy[k] + h * (wby - way);
         const double qz = b.thz[k] + h * (wbz - waz);
-        lawLane(b, k, h, laneMaterial<Uniform>(b, k, one), nx, ny, nz, delta,
-                0.5 * (da * db / (da + db)), ux, uy, uz, qx, qy, qz);
+        lawLane<MayRoll>(b, k, h, laneMaterial<Uniform>(b, k, one), nx, ny, nz, delta,
+                         0.5 * (da * db / (da + db)), ux, uy, uz, qx, qy, qz);
         b.nx[k] = nx;
         b.ny[k] = ny;
         b.nz[k] = nz;
@@ -193,7 +200,7 @@ inline void pairsLoop(SmoothBatch& b, int count, double h) {
 /// Grains on walls: n, δ and the lever from the grain's centre come from the detection (in
 /// nx..nz, overlap and dx..dz), dv..dz is the wall surface's velocity at the point minus the
 /// grain's, ω_B the wall's; R* = r (a wall is a sphere of infinite diameter).
-template <bool Uniform>
+template <bool Uniform, bool MayRoll>
 inline void wallsLoop(SmoothBatch& b, int count, double h) {
     const LaneMaterial one{b.material[0], b.material[1], b.material[2], b.material[3],
                            b.material[4]};
@@ -207,8 +214,8 @@ inline void wallsLoop(SmoothBatch& b, int count, double h) {
         const double qx = b.thx[k] + h * (b.wbx[k] - b.wax[k]);
         const double qy = b.thy[k] + h * (b.wby[k] - b.way[k]);
         const double qz = b.thz[k] + h * (b.wbz[k] - b.waz[k]);
-        lawLane(b, k, h, laneMaterial<Uniform>(b, k, one), nx, ny, nz, b.overlap[k], b.radiusA[k],
-                ux, uy, uz, qx, qy, qz);
+        lawLane<MayRoll>(b, k, h, laneMaterial<Uniform>(b, k, one), nx, ny, nz, b.overlap[k],
+                         b.radiusA[k], ux, uy, uz, qx, qy, qz);
         const double fx = b.fx[k], fy = b.fy[k], fz = b.fz[k];
         b.tax[k] = (lay * fz - laz * fy) + b.mx[k];
         b.tay[k] = (laz * fx - lax * fz) + b.my[k];
@@ -217,17 +224,21 @@ inline void wallsLoop(SmoothBatch& b, int count, double h) {
 }
 
 inline void smoothBatchBody(SmoothBatch& b, int count, double h) {
-    if (b.uniform)
-        pairsLoop<true>(b, count, h);
+    if (!b.uniform)
+        pairsLoop<false, true>(b, count, h);
+    else if (b.material[3] > 0.0)
+        pairsLoop<true, true>(b, count, h);
     else
-        pairsLoop<false>(b, count, h);
+        pairsLoop<true, false>(b, count, h);
 }
 
 inline void smoothWallBatchBody(SmoothBatch& b, int count, double h) {
-    if (b.uniform)
-        wallsLoop<true>(b, count, h);
+    if (!b.uniform)
+        wallsLoop<false, true>(b, count, h);
+    else if (b.material[3] > 0.0)
+        wallsLoop<true, true>(b, count, h);
     else
-        wallsLoop<false>(b, count, h);
+        wallsLoop<true, false>(b, count, h);
 }
 
 }  // namespace

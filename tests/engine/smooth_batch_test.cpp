@@ -109,8 +109,9 @@ void expectLane(const SmoothBatch& b, int k, const Reference& r, const Vec3& la,
 }
 
 TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
-    // Each lane with its own material, then the whole batch with the first pair's (the loop
-    // the pass runs for a scene of one material).
+    // Each lane with its own material, then the whole batch with the first pair's (no rolling
+    // resistance) and with the second pair's (rolling resistance): the loops the pass runs
+    // for a scene of one material.
     std::vector<Pair> pairs = randomPairs(SmoothBatch::kCapacity);
     const int count = static_cast<int>(pairs.size());
     // The kernel reads the grains by index: pair k joins grain 2k + 1 (A) and grain 2k (B),
@@ -138,9 +139,10 @@ TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
     for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
         if (!cpuSupports(level)) continue;
         const SmoothBatchKernel kernel = smoothBatchKernel(level);
-        for (bool uniform : {false, true}) {
+        for (int shared : {-1, 0, 1}) {
+            const bool uniform = shared >= 0;
             auto b = std::make_unique<SmoothBatch>();
-            const ContactMaterial one = materialOf(pairs[0]);
+            const ContactMaterial one = materialOf(pairs[std::max(shared, 0)]);
             b->uniform = uniform;
             const double constants[5] = {one.elasticModulus, one.shearModulus, one.friction,
                                          one.rollingResistance, one.damping};
@@ -177,8 +179,10 @@ TEST(SmoothBatch, EveryKernelRunsTheContactLaw) {
             // The cases the law branches on all occur.
             EXPECT_GT(slipping, 5) << kernel.name;
             EXPECT_LT(slipping, count - 10) << kernel.name;
-            if (!uniform) {
+            if (one.rollingResistance > 0.0 || !uniform) {
                 EXPECT_GT(rolling, 10) << kernel.name;
+            } else {
+                EXPECT_EQ(rolling, 0) << kernel.name;
             }
         }
     }
