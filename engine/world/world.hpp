@@ -183,7 +183,9 @@ private:
     Index insertParticle(const ParticleSpec& spec);
     void applySchedule();
     void emitAndRemove(StepStats& stats);
-    void reorderParticles();
+    /// Sorts the grains in space (storage order = cell order). keepNearlySorted: not where
+    /// fewer than one grain in 64 is out of cell order.
+    void reorderParticles(bool keepNearlySorted = false);
     void loadSolverBodies(StepContext& ctx);
     void flagImpacts(StepContext& ctx);
     void solveImpacts(StepContext& ctx);

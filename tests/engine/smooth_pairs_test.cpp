@@ -40,6 +40,27 @@ TEST(SmoothPairs, TheSkinDoesNotChangeTheState) {
     EXPECT_EQ(none, run(3.0));
 }
 
+TEST(SmoothPairs, ARestingBedKeepsItsStorageOrderAndItsLists) {
+    // Falling from the lattice the grains are sorted in space at the reorder steps; resting,
+    // fewer than one in 64 out of cell order, they keep their places (and their lists).
+    World world = smoothBed(600, 0.5);
+    const std::vector<std::uint32_t> lattice = world.particles().id;
+    for (int k = 0; k < 7; ++k)
+        world.step();
+    EXPECT_NE(world.particles().id, lattice) << "the falling lattice is sorted";
+    for (int k = 0; k < 3000; ++k)
+        world.step();
+    const std::vector<std::uint32_t> resting = world.particles().id;
+    double speed = 0.0;
+    for (int k = 0; k < 70; ++k) {
+        world.step();
+        for (const Vec3& v : world.particles().velocity)
+            speed += v.norm() / (70.0 * 600.0);
+    }
+    EXPECT_EQ(world.particles().id, resting) << "ten reorder steps at rest";
+    EXPECT_LT(speed, 0.01) << "m/s, the mean: the bed rests";
+}
+
 TEST(SmoothPairs, WithoutTheSpringsTheStateWouldDiffer) {
     // The checks here can fail: the same restart with the saved springs zeroed leaves the
     // original's path within steps.
