@@ -46,7 +46,8 @@ bool NeighbourList::markEscaped(const ParticleStore& p, const std::vector<double
     // Slots past the end (grains removed since the search) count as escaped for the lists
     // that still name them, but are no grains to pair.
     m_escaped.assign(std::max(n, built), 0);
-    for (size_t i = n; i < built; ++i) m_escaped[i] = 1;
+    for (size_t i = n; i < built; ++i)
+        m_escaped[i] = 1;
     m_escapedList.clear();
     // A relative allowance for the round-off of the distances the proof compares.
     constexpr double kSafety = 1.0 - 1e-9;
@@ -65,9 +66,12 @@ bool NeighbourList::markEscaped(const ParticleStore& p, const std::vector<double
         }
     }
     // Each escaped grain costs a box query per step and pairs with every other escaped one:
-    // past a few, one search of the grid is cheaper.
+    // past a few, one search of the grid is cheaper. So is it once the escaped grains of all
+    // steps since the search add up to the grains (a bed where rattlers escape one by one and
+    // stay out would otherwise pay for them at every step).
     const size_t escaped = m_escapedList.size();
-    return escaped <= kMaxEscaped && 16 * escaped <= n + 64;
+    m_escapedSteps += escaped;
+    return escaped <= kMaxEscaped && 16 * escaped <= n + 64 && m_escapedSteps <= n;
 }
 
 void NeighbourList::update(const ParticleStore& p, const std::vector<double>& speed,
@@ -100,7 +104,8 @@ void NeighbourList::findEscapedPairs(const ParticleStore& p, const std::vector<d
         return;
     }
     double rMax = 0.0;
-    for (double r : p.radius) rMax = std::max(rMax, r);
+    for (double r : p.radius)
+        rMax = std::max(rMax, r);
     const double m = params.marginFraction, h = params.timeStep;
     for (size_t a = 0; a < m_escapedList.size(); ++a) {
         const std::int32_t e = m_escapedList[a];
@@ -115,9 +120,9 @@ void NeighbourList::findEscapedPairs(const ParticleStore& p, const std::vector<d
         for (size_t b = a + 1; b < m_escapedList.size(); ++b) {
             const std::int32_t f = m_escapedList[b];
             // 1 % above the contact reach: the detection decides exactly.
-            const double reach = 1.01 * (p.radius[e] + p.radius[f] +
-                                         m * std::min(p.radius[e], p.radius[f]) +
-                                         h * (speed[e] + speed[f]));
+            const double reach =
+                1.01 * (p.radius[e] + p.radius[f] + m * std::min(p.radius[e], p.radius[f]) +
+                        h * (speed[e] + speed[f]));
             if ((p.position[f] - p.position[e]).squaredNorm() < reach * reach)
                 m_extraPairs.emplace_back(e, f);  // e < f: the list is ascending
         }
@@ -129,11 +134,14 @@ void NeighbourList::group(const std::vector<std::pair<std::int32_t, std::int32_t
                           std::vector<std::int32_t>& start, std::vector<std::int32_t>& items,
                           std::vector<std::int32_t>& cursor, int threads) {
     start.assign(n + 1, 0);
-    for (const auto& [lo, hi] : pairs) ++start[lo + 1];
-    for (size_t i = 0; i < n; ++i) start[i + 1] += start[i];
+    for (const auto& [lo, hi] : pairs)
+        ++start[lo + 1];
+    for (size_t i = 0; i < n; ++i)
+        start[i + 1] += start[i];
     items.resize(pairs.size());
     cursor.assign(start.begin(), start.end() - 1);
-    for (const auto& [lo, hi] : pairs) items[cursor[lo]++] = hi;
+    for (const auto& [lo, hi] : pairs)
+        items[cursor[lo]++] = hi;
     // Each list ascending; most are empty or hold one (the escaped grains' lists).
     parallelChunks(static_cast<int>(n), 256,
                    parallel::threadsFor(static_cast<int>(n), 2000, threads),
@@ -147,6 +155,7 @@ void NeighbourList::group(const std::vector<std::pair<std::int32_t, std::int32_t
 void NeighbourList::build(const ParticleStore& p, const std::vector<double>& speed,
                           const NeighbourParams& params) {
     ++m_builds;
+    m_escapedSteps = 0;
     const size_t n = p.size();
     m_position = p.position;
     m_radius = p.radius;
@@ -155,7 +164,8 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
     m_extension.resize(n);
     double rMax = 0.0;
     for (size_t i = 0; i < n; ++i) {
-        m_extension[i] = 0.5 * params.skinFraction * p.radius[i] + kSpeedSteps * params.timeStep * speed[i];
+        m_extension[i] =
+            0.5 * params.skinFraction * p.radius[i] + kSpeedSteps * params.timeStep * speed[i];
         rMax = std::max(rMax, p.radius[i]);
     }
     // Pair (i, j) is listed within extendedReach(i, j) <= e_i + e_j. Slow particles (closing
@@ -172,7 +182,8 @@ void NeighbourList::build(const ParticleStore& p, const std::vector<double>& spe
         allMax = std::max(allMax, e);
     }
     m_extensionMax = 0.0;
-    for (double e : m_extension) m_extensionMax = std::max(m_extensionMax, e);
+    for (double e : m_extension)
+        m_extensionMax = std::max(m_extensionMax, e);
     m_grid.build(p.position, slowMax > 0.0 ? 2.0 * slowMax : std::max(allMax, 1e-300));
 
     auto consider = [&](std::int32_t i, std::int32_t j, auto& out) {

@@ -106,6 +106,7 @@ class NeighbourList {
     std::vector<std::uint32_t> m_id;
     double m_marginFraction = -1.0;
     long m_builds = 0;
+    size_t m_escapedSteps = 0;  ///< escaped grains summed over the steps since the search
 };
 
 }  // namespace ndem

@@ -112,6 +112,7 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
     const double h = s.timeStep;
     const SmoothBatchKernel kernel = smoothBatchKernel(s.simd);
     const bool direct = out.direct;
+    Totals totals;  // a local: in `out` every force stored would make the compiler reload it
 
     // Springs of a pair whose entry did not hold them in the last pass: by key, from the
     // carry, or from the history before the first pass.
@@ -165,9 +166,9 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
             forceOn[id.b] += f;
             torqueOn[id.b] += Vec3(batch.tbx[k], batch.tby[k], batch.tbz[k]);
             const double e = batch.strain[k];
-            out.totals.contacts += 1;
-            out.totals.overlapSum += e;
-            out.totals.maxOverlap = std::max(out.totals.maxOverlap, e);
+            totals.contacts += 1;
+            totals.overlapSum += e;
+            totals.maxOverlap = std::max(totals.maxOverlap, e);
         }
         records.count += static_cast<size_t>(count);
         records.reserve(SmoothBatch::kCapacity);
@@ -284,6 +285,7 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
         }
     }
     flush();
+    out.totals = totals;
 }
 
 void SmoothPairs::wallForces(const ParticleStore& p, const MaterialTable& materials,

@@ -1,7 +1,7 @@
 // Contact detection finds exactly the pairs within reach, listed by smaller storage index, then
 // in the order of a hashed grid walk over the 27 cells around it (that order is the PGS sweep
-// order, so it fixes the trajectories), and the neighbour lists behind it never miss a pair however the
-// grains move.
+// order, so it fixes the trajectories), and the neighbour lists behind it never miss a pair however
+// the grains move.
 #include "collide/collider.hpp"
 
 #include <gtest/gtest.h>
@@ -29,7 +29,8 @@ ParticleStore cloud(int n, double fastShare, double fastSpeed, unsigned seed) {
         s.radius = unit(rng) < 0.5 ? 0.005 : 0.0035;
         s.position = Vec3(unit(rng), unit(rng), unit(rng)) * side;
         const Vec3 dir = Vec3(unit(rng) - 0.5, unit(rng) - 0.5, unit(rng) - 0.5).normalized();
-        s.velocity = dir * (unit(rng) < fastShare ? fastSpeed * (0.5 + unit(rng)) : 0.02 * unit(rng));
+        s.velocity =
+            dir * (unit(rng) < fastShare ? fastSpeed * (0.5 + unit(rng)) : 0.02 * unit(rng));
         p.add(s, 2500.0);
     }
     return p;
@@ -37,8 +38,7 @@ ParticleStore cloud(int n, double fastShare, double fastSpeed, unsigned seed) {
 
 bool withinReach(const ParticleStore& p, size_t i, size_t j) {
     const double dist2 = (p.position[j] - p.position[i]).squaredNorm();
-    const double reach = p.radius[i] + p.radius[j] +
-                         kMargin * std::min(p.radius[i], p.radius[j]) +
+    const double reach = p.radius[i] + p.radius[j] + kMargin * std::min(p.radius[i], p.radius[j]) +
                          kStep * (p.velocity[i].norm() + p.velocity[j].norm());
     return dist2 < reach * reach && dist2 > 0.0;
 }
@@ -177,7 +177,8 @@ TEST(ContactDetection, LargestReachDropsGrainsFallingTogetherKeepsStoppingAndHea
         Collider collider;
         ContactSet contacts;
         collider.detect(p, {}, {},
-                        CollisionParams{kMargin, kStep, 0.5, 2, SpeculativeReach::Largest}, contacts);
+                        CollisionParams{kMargin, kStep, 0.5, 2, SpeculativeReach::Largest},
+                        contacts);
         std::vector<std::pair<Index, Index>> found;
         for (size_t c = 0; c < contacts.size(); ++c)
             found.emplace_back(std::min(contacts.bodyA[c], contacts.bodyB[c]),
@@ -250,14 +251,18 @@ TEST(ContactDetection, ListsKeptAcrossStepsFindWhatAFreshSearchFinds) {
             if (step == 30) walls[2].position.x() += 0.004;
             if (step == 40) walls[0].surfaceVelocity = Vec3(0.5, 0.0, 0.0);
             if (step == 45) walls[4].linearVelocity.setZero();  // stops: still from now on
-            for (Wall& w : walls) w.move(kStep);
+            for (Wall& w : walls)
+                w.move(kStep);
             for (size_t i = 0; i < p.size(); ++i) {
                 p.position[i] += kStep * p.velocity[i];
                 if (step % 10 != 5) continue;
                 const double u = unit(rng);
-                if (u < 0.004) p.velocity[i] = Vec3(0.0, 0.0, 3.0 * unit(rng));  // struck
-                else if (u < 0.008) p.velocity[i] *= 0.1;                        // stopped
-                else if (u < 0.010) p.position[i].x() += 0.5 * p.radius[i];      // jumped
+                if (u < 0.004)
+                    p.velocity[i] = Vec3(0.0, 0.0, 3.0 * unit(rng));  // struck
+                else if (u < 0.008)
+                    p.velocity[i] *= 0.1;  // stopped
+                else if (u < 0.010)
+                    p.position[i].x() += 0.5 * p.radius[i];  // jumped
             }
         }
         const long builds = kept.neighbours().builds();
@@ -305,7 +310,8 @@ TEST(ContactDetection, TouchingOnlyKeepsTheTouchingWallContactsInTheirOrder) {
 TEST(ContactDetection, AnAddedGrainAndAJumpingOneDoNotSearchEverything) {
     // They escape the lists and find their pairs by themselves, until there are too many.
     ParticleStore p = cloud(2000, 0.0, 0.0, 4);
-    for (Vec3& v : p.velocity) v.setZero();
+    for (Vec3& v : p.velocity)
+        v.setZero();
     const CollisionParams params{kMargin, kStep, 0.5};
     Collider kept;
     ContactSet listed, fresh;
@@ -324,18 +330,43 @@ TEST(ContactDetection, AnAddedGrainAndAJumpingOneDoNotSearchEverything) {
     }
     EXPECT_EQ(kept.neighbours().builds(), 1);
     // Past a few hundred escaped grains, one search is cheaper.
-    for (size_t i = 0; i < p.size(); i += 5) p.velocity[i] = Vec3(0.0, 2.0, 0.0);
+    for (size_t i = 0; i < p.size(); i += 5)
+        p.velocity[i] = Vec3(0.0, 2.0, 0.0);
     kept.detect(p, {}, {}, params, listed);
     Collider().detect(p, {}, {}, params, fresh);
     expectSameContacts(listed, fresh);
     EXPECT_EQ(kept.neighbours().builds(), 2);
 }
 
+TEST(ContactDetection, GrainsThatStayOutOfTheirListsAddUpToASearch) {
+    // One rattler more jumps every step and none comes back: step k handles k escaped grains.
+    // Once the escaped grains of all steps add up to the grains, one search was cheaper.
+    ParticleStore p = cloud(2000, 0.0, 0.0, 6);
+    for (Vec3& v : p.velocity)
+        v.setZero();
+    const CollisionParams params{kMargin, kStep, 0.5};
+    Collider kept;
+    ContactSet listed, fresh;
+    kept.detect(p, {}, {}, params, listed);
+    size_t escapedSteps = 0;
+    for (size_t k = 1; k <= 70; ++k) {
+        p.position[29 * k].x() += 0.6 * p.radius[29 * k];
+        escapedSteps += k;
+        kept.detect(p, {}, {}, params, listed);
+        ASSERT_EQ(kept.neighbours().builds(), escapedSteps <= p.size() ? 1 : 2) << "step " << k;
+        if (escapedSteps > p.size()) break;
+    }
+    EXPECT_EQ(kept.neighbours().builds(), 2);
+    Collider().detect(p, {}, {}, params, fresh);
+    expectSameContacts(listed, fresh);
+}
+
 TEST(ContactDetection, RemovedGrainsDoNotMakeEveryGrainSearchAgain) {
     // A sink removes grains (the last one moves into the slot): the moved grains and the
     // slots past the new end escape the lists; the rest keep theirs. Floor contacts included.
     ParticleStore p = cloud(2000, 0.0, 0.0, 5);
-    for (Vec3& v : p.velocity) v.setZero();
+    for (Vec3& v : p.velocity)
+        v.setZero();
     const std::vector<Wall> floor{Wall{}};
     const CollisionParams params{kMargin, kStep, 0.5};
     Collider kept;
@@ -354,18 +385,21 @@ TEST(ContactDetection, RemovedGrainsDoNotMakeEveryGrainSearchAgain) {
 
 TEST(ContactDetection, ARestingPackingIsSearchedOnce) {
     ParticleStore p = cloud(2000, 0.0, 0.0, 3);
-    for (Vec3& v : p.velocity) v.setZero();
+    for (Vec3& v : p.velocity)
+        v.setZero();
     Collider collider;
     ContactSet contacts;
     const std::vector<Wall> floor{Wall{}};
     for (int step = 0; step < 20; ++step) {
-        for (size_t i = 0; i < p.size(); i += 3) p.position[i].z() += 1e-6;  // settling creep
+        for (size_t i = 0; i < p.size(); i += 3)
+            p.position[i].z() += 1e-6;  // settling creep
         collider.detect(p, floor, {}, CollisionParams{kMargin, kStep, 0.5}, contacts);
     }
     EXPECT_EQ(collider.neighbours().builds(), 1);
     // Only the grains near the floor are tested against it: those within reach plus skin.
     size_t nearFloor = 0;
-    for (size_t i = 0; i < p.size(); ++i) nearFloor += p.position[i].z() < 1.05 * p.radius[i] + 0.5 * 0.5 * p.radius[i];
+    for (size_t i = 0; i < p.size(); ++i)
+        nearFloor += p.position[i].z() < 1.05 * p.radius[i] + 0.5 * 0.5 * p.radius[i];
     EXPECT_GE(collider.wallTests(), nearFloor);
     EXPECT_LT(collider.wallTests(), p.size() / 5);
     std::vector<std::pair<Index, Index>> pairs;
