@@ -15,8 +15,9 @@ namespace {
 constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
 
 std::uint64_t slotOf(std::uint64_t key, std::uint64_t mask) {
-    // Fibonacci hashing: keys of neighbours differ in a few low bits of each half.
-    return (key * 0x9E3779B97F4A7C15ull) >> 20 & mask;
+    // Fibonacci hashing: the product's top bits depend on every bit of the key (a wall
+    // contact's key differs from the next one's only in the grain id, its upper half).
+    return (key * 0x9E3779B97F4A7C15ull) >> (64 - std::popcount(mask)) & mask;
 }
 }  // namespace
 
@@ -289,8 +290,8 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
 }
 
 void SmoothPairs::wallForces(const ParticleStore& p, const MaterialTable& materials,
-                             const StepSettings& s, const ContactHistory& history,
-                             std::vector<Vec3>& force, std::vector<Vec3>& torque) {
+                             const StepSettings& s, std::vector<Vec3>& force,
+                             std::vector<Vec3>& torque) {
     // On the calling thread, in contact order, after the pairs: the sums are the same for any
     // thread count.
     const SmoothBatchKernel kernel = smoothBatchKernel(s.simd);
@@ -298,8 +299,6 @@ void SmoothPairs::wallForces(const ParticleStore& p, const MaterialTable& materi
     SmoothBatch& b = *m_parts[0].batch;
     b.uniform = false;
     ContactSet& c = m_walls;
-    c.tangentialSpring.resize(c.size());
-    c.rollingSpring.resize(c.size());
     const int total = static_cast<int>(c.size());
     for (int first = 0; first < total; first += SmoothBatch::kCapacity) {
         const int count = std::min(SmoothBatch::kCapacity, total - first);
@@ -322,11 +321,8 @@ void SmoothPairs::wallForces(const ParticleStore& p, const MaterialTable& materi
             b.friction[k] = m.friction;
             b.rolling[k] = m.rollingResistance;
             b.damping[k] = m.damping;
-            Vec3 xi = Vec3::Zero(), theta = Vec3::Zero();
-            if (c.memory[i] >= 0) {
-                xi = history[c.memory[i]].tangentialSpring;
-                theta = history[c.memory[i]].rollingSpring;
-            }
+            const Vec3& xi = c.tangentialSpring[i];
+            const Vec3& theta = c.rollingSpring[i];
             b.xix[k] = xi.x(), b.xiy[k] = xi.y(), b.xiz[k] = xi.z();
             b.thx[k] = theta.x(), b.thy[k] = theta.y(), b.thz[k] = theta.z();
         }
@@ -397,7 +393,7 @@ void SmoothPairs::lawOneByOne(SmoothBatch& b, int count, const StepSettings& s) 
 
 void SmoothPairs::detect(Collider& collider, const ParticleStore& p, const std::vector<Wall>& walls,
                          const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
-                         const ContactHistory& history) {
+                         ContactLaw law, const ContactHistory& history) {
     const NeighbourList& lists =
         collider.updateLists(p, params, [&] { keepListSprings(collider.neighbours(), false); });
     // Grains that escaped since the last pass leave their pairs' springs to be found by key.
@@ -415,7 +411,31 @@ void SmoothPairs::detect(Collider& collider, const ParticleStore& p, const std::
     wallParams.touchingOnly = true;
     m_walls.clear();
     collider.detectWalls(p, walls, meshes, wallParams, m_walls);
-    (m_passed ? m_wallHistory : history).match(m_walls, params.threads);
+    ContactSet& c = m_walls;
+    if (law != ContactLaw::Hertz) {
+        (m_passed ? m_wallHistory : history).match(c, params.threads);
+        return;
+    }
+    // Last step's springs into the contacts, by key: a few thousand wall contacts need no
+    // history ordered by every grain's id.
+    c.tangentialSpring.assign(c.size(), Vec3::Zero());
+    c.rollingSpring.assign(c.size(), Vec3::Zero());
+    if (!m_passed) {
+        history.match(c, params.threads);
+        for (size_t i = 0; i < c.size(); ++i)
+            if (c.memory[i] >= 0) {
+                c.tangentialSpring[i] = history[c.memory[i]].tangentialSpring;
+                c.rollingSpring[i] = history[c.memory[i]].rollingSpring;
+            }
+        return;
+    }
+    for (size_t i = 0; i < c.size(); ++i)
+        if (const Springs* last = m_wallCarry.find(c.key[i])) {
+            // Every wall contact the pass keeps touched (a touching-only detection).
+            c.flags[i] |= kWasTouching;
+            c.tangentialSpring[i] = last->tangential;
+            c.rollingSpring[i] = last->rolling;
+        }
 }
 
 SmoothPairs::Totals SmoothPairs::forces(const Collider& collider, const ParticleStore& p,
@@ -468,18 +488,26 @@ SmoothPairs::Totals SmoothPairs::forces(const Collider& collider, const Particle
         }
     }
 
-    const ContactHistory& wallHistory = m_passed ? m_wallHistory : history;
     if (s.contactLaw == ContactLaw::Hertz)
-        wallForces(p, materials, s, wallHistory, force, torque);
+        wallForces(p, materials, s, force, torque);
     else
-        computeSmoothForces(p, m_walls, wallHistory, materials, s, force, torque, threads);
+        computeSmoothForces(p, m_walls, m_passed ? m_wallHistory : history, materials, s, force,
+                            torque, threads);
     for (size_t c = 0; c < m_walls.size(); ++c) {
         const double e = m_walls.overlap[c] / m_walls.diameter[c];
         totals.contacts += 1;
         totals.overlapSum += e;
         totals.maxOverlap = std::max(totals.maxOverlap, e);
     }
-    m_wallHistory.store(m_walls, p.nextId(), threads);
+    if (s.contactLaw == ContactLaw::Hertz) {
+        m_wallItems.clear();
+        for (size_t c = 0; c < m_walls.size(); ++c)
+            m_wallItems.emplace_back(
+                m_walls.key[c], Springs{m_walls.tangentialSpring[c], m_walls.rollingSpring[c]});
+        m_wallCarry.build(m_wallItems);
+    } else {
+        m_wallHistory.store(m_walls, p.nextId(), threads);
+    }
 
     for (int t = 0; t < team; ++t)
         for (const auto& [key, springs] : m_parts[t].loose)

@@ -32,7 +32,7 @@ class SmoothPairs {
     /// a restart or a change of mode since).
     void detect(Collider& collider, const ParticleStore& p, const std::vector<Wall>& walls,
                 const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
-                const ContactHistory& history);
+                ContactLaw law, const ContactHistory& history);
     /// Finds the touching pairs on the lists and adds their forces and torques, then the
     /// walls', to `force` and `torque` (the caller zeroes them), in an order that does not
     /// depend on the thread count or on when the lists were searched: grain by grain,
@@ -98,11 +98,10 @@ class SmoothPairs {
     /// Moves the springs of the entries that held them in the last pass into the carry, all
     /// of them (the lists are to be searched again) or those of escaped grains.
     void keepListSprings(const NeighbourList& lists, bool escapedOnly);
-    /// The wall contacts' forces through the batch kernel (Hertz), into force and torque and
-    /// into the contacts' impulses and springs.
+    /// The wall contacts' forces through the batch kernel (Hertz; last step's springs in the
+    /// contacts' springs), into force and torque and into the contacts' impulses and springs.
     void wallForces(const ParticleStore& p, const MaterialTable& materials, const StepSettings& s,
-                    const ContactHistory& history, std::vector<Vec3>& force,
-                    std::vector<Vec3>& torque);
+                    std::vector<Vec3>& force, std::vector<Vec3>& torque);
     /// The batch's forces through smoothContactForce, for the laws the kernel does not run.
     static void lawOneByOne(SmoothBatch& batch, int count, const StepSettings& s);
     void pairPass(const Collider& collider, const ParticleStore& p, const MaterialTable& materials,
@@ -120,6 +119,10 @@ class SmoothPairs {
     std::vector<std::pair<std::uint64_t, Springs>> m_carried;  ///< into the next pass's carry
     Carry m_carry;
     ContactSet m_walls;
+    /// The wall contacts' springs of the last pass by key (Hertz), or their history (the
+    /// other laws, whose ContactSet pass reads one).
+    Carry m_wallCarry;
+    std::vector<std::pair<std::uint64_t, Springs>> m_wallItems;
     ContactHistory m_wallHistory;
 };
 

@@ -351,7 +351,7 @@ void World::integratePositions(const StepContext& ctx) {
 
 void World::detectSmooth(StepContext& ctx) {
     m_smoothPairs.detect(m_collider, m_particles, m_walls, m_meshes, collisionParams(ctx),
-                         m_history);
+                         m_settings.contactLaw, m_history);
 }
 
 void World::smoothPairForces(StepContext& ctx) {

@@ -111,6 +111,11 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
             return Error{msg.str()};
         }
     }
+    if (s.contactLaw != m_settings.contactLaw) {
+        // The smooth pass keeps its wall springs in the law's own form: from the history.
+        syncHistory();
+        m_smoothPairs.forget();
+    }
     m_settings = s;
     return std::nullopt;
 }

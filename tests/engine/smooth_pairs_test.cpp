@@ -5,6 +5,7 @@
 #include "test_util.hpp"
 
 #include <cmath>
+#include <map>
 
 namespace ndem {
 namespace {
@@ -166,6 +167,35 @@ TEST(SmoothPairs, TheContactsWrittenOutAreTheForcesThatMovedTheGrains) {
     }
     EXPECT_NEAR((h * onWalls - balance).norm(), 0.0, 1e-9 * h * mass * g.norm());
     EXPECT_NEAR(-onWalls.z(), mass * g.norm(), 0.2 * mass * g.norm());  // near rest
+}
+
+TEST(SmoothPairs, AChangeOfContactLawKeepsEveryWallSpring) {
+    // The Hertz pass keeps its wall springs by key, the linear law's pass in a history: a
+    // switch either way between steps hands them over (the last step's contacts come back
+    // flagged as touching before, with the springs they left with).
+    World world = smoothBed(600, 0.5);
+    for (int k = 0; k < 1500; ++k)
+        world.step();
+    for (ContactLaw law : {ContactLaw::Linear, ContactLaw::Hertz}) {
+        std::map<std::uint64_t, Vec3> left;
+        const ContactSet& before = world.contacts();
+        for (size_t k = 0; k < before.size(); ++k)
+            if (before.flags[k] & kWallContact) left[before.key[k]] = before.tangentialSpring[k];
+        StepSettings s = world.settings();
+        s.contactLaw = law;
+        ASSERT_FALSE(world.applySettings(s));
+        world.step();
+        const ContactSet& c = world.contacts();
+        size_t walls = 0, kept = 0;
+        for (size_t k = 0; k < c.size(); ++k) {
+            if (!(c.flags[k] & kWallContact) || !left.count(c.key[k])) continue;
+            ++walls;
+            kept += (c.flags[k] & kWasTouching) != 0;
+        }
+        EXPECT_GT(walls, 50u);
+        EXPECT_EQ(kept, walls) << "into the " << (law == ContactLaw::Hertz ? "Hertz" : "linear")
+                               << " law";
+    }
 }
 
 TEST(SmoothPairs, ANonsmoothStepAfterwardsFindsEverySpringAndImpulseInTheHistory) {
