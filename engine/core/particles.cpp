@@ -122,17 +122,6 @@ void ParticleStore::archive(StateArchive& a) {
     if (m_indexOfId.size() != m_nextId) a.fail("particle id index of the wrong length");
 }
 
-double kineticEnergy(const ParticleStore& p) {
-    double kinetic = 0.0;
-    for (size_t i = 0; i < p.size(); ++i) {
-        if (p.invMass[i] <= 0.0) continue;
-        const double inertia = p.invInertia[i] > 0.0 ? 1.0 / p.invInertia[i] : 0.0;
-        kinetic += 0.5 * p.mass[i] * p.velocity[i].squaredNorm() +
-                   0.5 * inertia * p.angularVelocity[i].squaredNorm();
-    }
-    return kinetic;
-}
-
 std::uint64_t stateHash(const ParticleStore& p) {
     std::uint64_t h = 1469598103934665603ull;
     auto mix = [&](const Vec3& v) {

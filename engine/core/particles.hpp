@@ -31,19 +31,19 @@ struct ParticleSpec {
 /// reads (collision: positions and radii; PGS: velocities and inverse masses). `id` is the
 /// stable identity; the storage index changes when the store is reordered for locality.
 class ParticleStore {
-public:
-    std::vector<Vec3> position;          ///< x (m)
-    std::vector<Quat> orientation;       ///< q (unit quaternion, body to world)
-    std::vector<Vec3> velocity;          ///< v (m/s)
-    std::vector<Vec3> angularVelocity;   ///< ω (rad/s)
-    std::vector<double> radius;          ///< r (m)
-    std::vector<double> mass;            ///< m (kg)
-    std::vector<double> invMass;         ///< 1/m (1/kg), 0 for kinematic particles
-    std::vector<double> invInertia;      ///< 1/I (1/(kg m²)), I = (2/5) m r²; 0 if rotation is fixed
-    std::vector<MaterialId> material;    ///< index into the MaterialTable
-    std::vector<std::uint8_t> flags;     ///< ParticleFlag bits
-    std::vector<std::uint32_t> id;       ///< stable identity (creation order)
-    std::vector<std::int32_t> aggregate; ///< rigid aggregate the particle co-moves with, -1 free
+  public:
+    std::vector<Vec3> position;         ///< x (m)
+    std::vector<Quat> orientation;      ///< q (unit quaternion, body to world)
+    std::vector<Vec3> velocity;         ///< v (m/s)
+    std::vector<Vec3> angularVelocity;  ///< ω (rad/s)
+    std::vector<double> radius;         ///< r (m)
+    std::vector<double> mass;           ///< m (kg)
+    std::vector<double> invMass;        ///< 1/m (1/kg), 0 for kinematic particles
+    std::vector<double> invInertia;  ///< 1/I (1/(kg m²)), I = (2/5) m r²; 0 if rotation is fixed
+    std::vector<MaterialId> material;     ///< index into the MaterialTable
+    std::vector<std::uint8_t> flags;      ///< ParticleFlag bits
+    std::vector<std::uint32_t> id;        ///< stable identity (creation order)
+    std::vector<std::int32_t> aggregate;  ///< rigid aggregate the particle co-moves with, -1 free
 
     size_t size() const { return position.size(); }
     bool empty() const { return position.empty(); }
@@ -67,13 +67,18 @@ public:
     const std::vector<Index>& indexOfId() const { return m_indexOfId; }
     std::uint32_t nextId() const { return m_nextId; }
 
-private:
+  private:
     std::vector<Index> m_indexOfId;
     std::uint32_t m_nextId = 0;
 };
 
-/// Translational plus rotational kinetic energy of the particles that move freely (J).
-double kineticEnergy(const ParticleStore& p);
+/// Translational plus rotational kinetic energy of particle i if it moves freely, else 0 (J).
+inline double kineticEnergy(const ParticleStore& p, size_t i) {
+    if (p.invMass[i] <= 0.0) return 0.0;
+    const double inertia = p.invInertia[i] > 0.0 ? 1.0 / p.invInertia[i] : 0.0;
+    return 0.5 * p.mass[i] * p.velocity[i].squaredNorm() +
+           0.5 * inertia * p.angularVelocity[i].squaredNorm();
+}
 
 /// FNV-1a 64 over the bytes of every particle's position, velocity and angular velocity, in
 /// the order of the stable ids (whatever the storage order): two runs are bit for bit the same

@@ -183,8 +183,7 @@ GrainSweep StateGuard::sweep(const World& world) const {
         const Vec3& w = p.angularVelocity[i];
         finiteSum += x.sum() + v.sum() + w.sum() + p.orientation[i].coeffs().sum();
         if (p.invMass[i] > 0.0) {
-            const double inertia = p.invInertia[i] > 0.0 ? 1.0 / p.invInertia[i] : 0.0;
-            kinetic += 0.5 * p.mass[i] * v.squaredNorm() + 0.5 * inertia * w.squaredNorm();
+            kinetic += kineticEnergy(p, i);
             potential -= p.mass[i] * g.dot(x);
             scale += p.mass[i] * gNorm * 2.0 * p.radius[i];
             mass += p.mass[i];

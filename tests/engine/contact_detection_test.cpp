@@ -207,6 +207,24 @@ void expectSameContacts(const ContactSet& a, const ContactSet& b) {
     }
 }
 
+/// A packing of n grains at rest (no grain moves during a step).
+ParticleStore restingCloud(int n, unsigned seed) {
+    ParticleStore p = cloud(n, 0.0, 0.0, seed);
+    for (Vec3& v : p.velocity)
+        v.setZero();
+    return p;
+}
+
+/// Detects with the kept lists and with a fresh search, and expects the same contacts.
+void expectListsFindWhatASearchFinds(Collider& kept, const ParticleStore& p,
+                                     const std::vector<Wall>& walls,
+                                     const CollisionParams& params) {
+    ContactSet listed, fresh;
+    kept.detect(p, walls, {}, params, listed);
+    Collider().detect(p, walls, {}, params, fresh);
+    expectSameContacts(listed, fresh);
+}
+
 /// Walls of every listed kind in and around the cloud of cloud(2500, …) (0.16 m wide): a floor,
 /// a tilted plane that cuts through it, an oblique box inside it, a cylinder around it and a
 /// plane moving into it. Wall contacts come after the pairs.
@@ -309,13 +327,10 @@ TEST(ContactDetection, TouchingOnlyKeepsTheTouchingWallContactsInTheirOrder) {
 
 TEST(ContactDetection, AnAddedGrainAndAJumpingOneDoNotSearchEverything) {
     // They escape the lists and find their pairs by themselves, until there are too many.
-    ParticleStore p = cloud(2000, 0.0, 0.0, 4);
-    for (Vec3& v : p.velocity)
-        v.setZero();
+    ParticleStore p = restingCloud(2000, 4);
     const CollisionParams params{kMargin, kStep, 0.5};
     Collider kept;
-    ContactSet listed, fresh;
-    kept.detect(p, {}, {}, params, listed);
+    expectListsFindWhatASearchFinds(kept, p, {}, params);
     ParticleSpec added;
     added.radius = 0.005;
     for (int k = 0; k < 12; ++k) {
@@ -324,29 +339,23 @@ TEST(ContactDetection, AnAddedGrainAndAJumpingOneDoNotSearchEverything) {
         p.add(added, 2500.0);
         p.position[101 * k].x() += 0.6 * p.radius[101 * k];  // a rattler jumps
         p.velocity[151 * k] = Vec3(3.0, 0.0, 0.0);           // one is struck
-        kept.detect(p, {}, {}, params, listed);
-        Collider().detect(p, {}, {}, params, fresh);
-        expectSameContacts(listed, fresh);
+        expectListsFindWhatASearchFinds(kept, p, {}, params);
     }
     EXPECT_EQ(kept.neighbours().builds(), 1);
     // Past a few hundred escaped grains, one search is cheaper.
     for (size_t i = 0; i < p.size(); i += 5)
         p.velocity[i] = Vec3(0.0, 2.0, 0.0);
-    kept.detect(p, {}, {}, params, listed);
-    Collider().detect(p, {}, {}, params, fresh);
-    expectSameContacts(listed, fresh);
+    expectListsFindWhatASearchFinds(kept, p, {}, params);
     EXPECT_EQ(kept.neighbours().builds(), 2);
 }
 
 TEST(ContactDetection, GrainsThatStayOutOfTheirListsAddUpToASearch) {
     // One rattler more jumps every step and none comes back: step k handles k escaped grains.
     // Once the escaped grains of all steps add up to the grains, one search was cheaper.
-    ParticleStore p = cloud(2000, 0.0, 0.0, 6);
-    for (Vec3& v : p.velocity)
-        v.setZero();
+    ParticleStore p = restingCloud(2000, 6);
     const CollisionParams params{kMargin, kStep, 0.5};
     Collider kept;
-    ContactSet listed, fresh;
+    ContactSet listed;
     kept.detect(p, {}, {}, params, listed);
     size_t escapedSteps = 0;
     for (size_t k = 1; k <= 70; ++k) {
@@ -357,6 +366,7 @@ TEST(ContactDetection, GrainsThatStayOutOfTheirListsAddUpToASearch) {
         if (escapedSteps > p.size()) break;
     }
     EXPECT_EQ(kept.neighbours().builds(), 2);
+    ContactSet fresh;
     Collider().detect(p, {}, {}, params, fresh);
     expectSameContacts(listed, fresh);
 }
@@ -364,29 +374,22 @@ TEST(ContactDetection, GrainsThatStayOutOfTheirListsAddUpToASearch) {
 TEST(ContactDetection, RemovedGrainsDoNotMakeEveryGrainSearchAgain) {
     // A sink removes grains (the last one moves into the slot): the moved grains and the
     // slots past the new end escape the lists; the rest keep theirs. Floor contacts included.
-    ParticleStore p = cloud(2000, 0.0, 0.0, 5);
-    for (Vec3& v : p.velocity)
-        v.setZero();
+    ParticleStore p = restingCloud(2000, 5);
     const std::vector<Wall> floor{Wall{}};
     const CollisionParams params{kMargin, kStep, 0.5};
     Collider kept;
-    ContactSet listed, fresh;
-    kept.detect(p, floor, {}, params, listed);
+    expectListsFindWhatASearchFinds(kept, p, floor, params);
     for (int k = 0; k < 10; ++k) {
         p.remove(static_cast<Index>(53 * k + 7));
         p.remove(static_cast<Index>(p.size() - 1 - k));  // the last slots go too
-        kept.detect(p, floor, {}, params, listed);
-        Collider().detect(p, floor, {}, params, fresh);
-        expectSameContacts(listed, fresh);
+        expectListsFindWhatASearchFinds(kept, p, floor, params);
     }
     EXPECT_EQ(kept.neighbours().builds(), 1);
     EXPECT_EQ(p.size(), 1980u);
 }
 
 TEST(ContactDetection, ARestingPackingIsSearchedOnce) {
-    ParticleStore p = cloud(2000, 0.0, 0.0, 3);
-    for (Vec3& v : p.velocity)
-        v.setZero();
+    ParticleStore p = restingCloud(2000, 3);
     Collider collider;
     ContactSet contacts;
     const std::vector<Wall> floor{Wall{}};
