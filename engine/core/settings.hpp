@@ -17,8 +17,9 @@ enum class FrictionModel : int { Cone, Box };
 enum class WarmStartMethod : int { History, Model };
 /// The iteration over the contact rows: projected Gauss–Seidel, its nonsmooth nonlinear
 /// conjugate-gradient acceleration (silcowitz-2010), or Nesterov-accelerated projected gradient
-/// descent (mazhar-2015). Keys: docs/references.md.
-enum class SolverMethod : int { Pgs, Nncg, Apgd };
+/// descent (mazhar-2015), or the primal–dual interior-point method on the contact problem as a
+/// cone program (krabbenhoft-2012; associated friction). Keys: docs/references.md.
+enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint };
 /// Order of the rows within a sweep: by graph colour (SIMD blocks, threads), or one contact
 /// after the other in contact order (the papers' PGS: one thread, no SIMD).
 enum class SweepOrder : int { Coloured, Sequential };
@@ -36,7 +37,8 @@ inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
 inline constexpr std::array<const char*, 2> kSolverPrecisionNames{"double", "float"};
-inline constexpr std::array<const char*, 3> kSolverMethodNames{"pgs", "nncg", "apgd"};
+inline constexpr std::array<const char*, 4> kSolverMethodNames{"pgs", "nncg", "apgd",
+                                                               "interior-point"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
 inline constexpr std::array<const char*, 2> kSpeculativeReachNames{"sum", "largest"};
 
@@ -179,8 +181,10 @@ void visitSettings(S& s, V&& v) {
                   0.0, 1.0, true},
       s.referenceOverlap);
     v(SettingInfo{"solver.method", "",
-                  "pgs | nncg | apgd: projected Gauss-Seidel, its nonsmooth nonlinear conjugate "
-                  "gradient acceleration, or Nesterov-accelerated projected gradient descent"},
+                  "pgs | nncg | apgd | interior-point: projected Gauss-Seidel, its nonsmooth "
+                  "nonlinear conjugate gradient acceleration, Nesterov-accelerated projected "
+                  "gradient descent, or the primal-dual interior-point method (associated "
+                  "friction; iterations = its Newton steps)"},
       s.method, kSolverMethodNames);
     v(SettingInfo{"solver.order", "",
                   "coloured | sequential: rows by graph colour (SIMD, threads), or one after the "

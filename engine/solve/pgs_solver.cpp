@@ -2,6 +2,7 @@
 
 #include "core/parallel.hpp"
 #include "solve/general_rows.hpp"
+#include "solve/interior_point.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -509,6 +510,34 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
     return result;
 }
 
+PgsSolver::PgsSolver() = default;
+PgsSolver::~PgsSolver() = default;
+PgsSolver::PgsSolver(PgsSolver&&) noexcept = default;
+PgsSolver& PgsSolver::operator=(PgsSolver&&) noexcept = default;
+
+PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
+                                        std::span<SolverBody> bodies, const PgsOptions& options) {
+    if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
+    const ContactProblem problem = ContactProblem::fromRows(rows, bodies);
+    InteriorPointOptions o;
+    o.maxIterations = options.iterations;
+    o.tolerance = options.tolerance;
+    o.residualHistory = options.residualHistory;
+    Eigen::VectorXd lambda;
+    const InteriorPointResult r = m_interiorPoint->solve(problem, lambda, o);
+    problem.store(lambda, rows, bodies);
+    const ProblemResidual residual = pgsResidual(problem, lambda);
+    m_layout = PgsLayout{};
+    m_layout.generalRows = problem.contacts();
+    m_layout.kernel = "interior-point";
+    PgsResult result;
+    result.iterations = r.iterations;
+    result.residual = residual.mean;
+    result.maxResidual = residual.max;
+    result.normalResidual = residual.normal;
+    return result;
+}
+
 PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                            const PgsOptions& options) {
     if (rows.empty()) {
@@ -516,6 +545,12 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
         m_layout = PgsLayout{};
         return PgsResult{};
     }
+    // The interior-point method has no rolling rows: World::applySettings refuses it where a
+    // material rolls, and a solve handed such rows anyway takes the PGS.
+    if (options.method == SolverMethod::InteriorPoint &&
+        std::none_of(rows.begin(), rows.end(),
+                     [](const SolverContact& r) { return (r.flags & kHasRolling) != 0; }))
+        return solveInteriorPoint(rows, bodies, options);
     const PgsKernel& kernel = pgsKernel(options.simd);
     m_float = options.precision == SolverPrecision::Float && options.method == SolverMethod::Pgs &&
               options.order == SweepOrder::Coloured && options.blocks;

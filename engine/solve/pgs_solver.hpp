@@ -12,10 +12,13 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 namespace ndem {
+
+class InteriorPointSolver;
 
 struct PgsOptions {
     int iterations = 100;      ///< maximum sweeps N_it
@@ -62,6 +65,11 @@ struct PgsLayout {
 /// Reuses its buffers between solves: keep one per use (continuous stage, impact stage).
 class PgsSolver {
 public:
+    PgsSolver();
+    ~PgsSolver();
+    PgsSolver(PgsSolver&&) noexcept;
+    PgsSolver& operator=(PgsSolver&&) noexcept;
+
     /// Runs sweeps over `rows`, updating multipliers and body velocities in place. The
     /// residual of a row is the velocity error its last update removed, |Δλ_j| D_j: zero once
     /// the row satisfies its complementarity condition.
@@ -81,6 +89,10 @@ private:
     /// Every row a general row, in the given order (SweepOrder::Sequential).
     void sequential(size_t rows);
     void unpack(std::span<SolverContact> rows, int threads) const;
+    /// SolverMethod::InteriorPoint: the rows as a ContactProblem, solved by interior point.
+    PgsResult solveInteriorPoint(std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                                 const PgsOptions& options);
+    std::unique_ptr<InteriorPointSolver> m_interiorPoint;
     /// Float solves: the float body records from the double ones, and back.
     void loadFloatBodies(std::span<const SolverBody> bodies, int threads);
     void storeFloatBodies(std::span<SolverBody> bodies, int threads) const;

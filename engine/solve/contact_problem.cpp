@@ -1,0 +1,226 @@
+#include "solve/contact_problem.hpp"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ndem {
+
+namespace {
+
+using Triplet = Eigen::Triplet<double>;
+
+/// A contact's rows as ±(direction, lever × direction) on bodies a and b, normal row scaled.
+struct RowCoefficients {
+    Vec3 linear;  ///< on b; a takes −linear
+    Vec3 angularA, angularB;
+};
+
+RowCoefficients coefficients(const SolverContact& c, int k) {
+    const Vec3& dir = k == 0 ? c.n : (k == 1 ? c.t1 : c.t2);
+    const double s = k == 0 ? c.scale : 1.0;
+    return {s * dir, s * c.leverA.cross(dir), s * c.leverB.cross(dir)};
+}
+
+bool hasRotation(const SolverBody& body) {
+    for (double k : body.invInertia)
+        if (k != 0.0) return true;
+    return false;
+}
+
+Eigen::Matrix3d inverseInertia(const SolverBody& body) {
+    const double* k = body.invInertia;
+    Eigen::Matrix3d m;
+    m << k[0], k[3], k[4], k[3], k[1], k[5], k[4], k[5], k[2];
+    return m;
+}
+
+}  // namespace
+
+ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
+                                        std::span<const SolverBody> bodies) {
+    ContactProblem p;
+    p.unknownOf.assign(bodies.size(), -1);
+    for (size_t i = 0; i < bodies.size(); ++i) {
+        if (bodies[i].invMass <= 0.0) continue;
+        p.unknownOf[i] = static_cast<int>(p.movableBody.size());
+        p.movableBody.push_back(static_cast<int>(i));
+    }
+    const int n = static_cast<int>(p.movableBody.size());
+
+    // Masses: 6×6 blocks. A body whose rotation is locked (I⁻¹ = 0) keeps identity there and
+    // no angular Jacobian, so its ω never changes.
+    std::vector<Triplet> mass, invMass;
+    std::vector<bool> rotates(static_cast<size_t>(n));
+    for (int u = 0; u < n; ++u) {
+        const SolverBody& body = bodies[static_cast<size_t>(p.movableBody[static_cast<size_t>(u)])];
+        rotates[static_cast<size_t>(u)] = hasRotation(body);
+        for (int d = 0; d < 3; ++d) {
+            mass.emplace_back(6 * u + d, 6 * u + d, 1.0 / body.invMass);
+            invMass.emplace_back(6 * u + d, 6 * u + d, body.invMass);
+        }
+        const Eigen::Matrix3d ki =
+            rotates[static_cast<size_t>(u)] ? inverseInertia(body) : Eigen::Matrix3d::Identity();
+        const Eigen::Matrix3d k = ki.inverse();
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                if (k(r, c) != 0.0) mass.emplace_back(6 * u + 3 + r, 6 * u + 3 + c, k(r, c));
+                if (ki(r, c) != 0.0) invMass.emplace_back(6 * u + 3 + r, 6 * u + 3 + c, ki(r, c));
+            }
+    }
+    p.M.resize(6 * n, 6 * n);
+    p.M.setFromTriplets(mass.begin(), mass.end());
+    p.invM.resize(6 * n, 6 * n);
+    p.invM.setFromTriplets(invMass.begin(), invMass.end());
+
+    // Contacts and their rows.
+    std::vector<Triplet> jacobian;
+    std::vector<double> sigma, bias, invD;
+    Eigen::VectorXd warm = Eigen::VectorXd::Zero(6 * n);  // Jᵀ λ₀ of the included contacts
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const SolverContact& c = rows[i];
+        if (c.invD[0] <= 0.0) continue;  // a row the PGS never moves (no body can)
+        const double mu = c.friction * c.scale;
+        const int dim = mu > 0.0 && c.invD[1] > 0.0 ? 3 : 1;
+        p.contactRow.push_back(static_cast<int>(i));
+        p.dim.push_back(dim);
+        p.offset.push_back(static_cast<int>(bias.size()));
+        p.mu.push_back(dim == 3 ? mu : 0.0);
+        const int ua = p.unknownOf[static_cast<size_t>(c.a)];
+        const int ub = p.unknownOf[static_cast<size_t>(c.b)];
+        p.bodyA.push_back(ua);
+        p.bodyB.push_back(ub);
+        // The warm start's impulses of all three rows (a frictionless contact drops its
+        // tangential ones: the solve sets them to zero, as the PGS projection does).
+        for (int k = 0; k < 3; ++k) {
+            const RowCoefficients g = coefficients(c, k);
+            const double l = c.lambda[k];
+            if (l == 0.0) continue;
+            if (ua >= 0) {
+                warm.segment<3>(6 * ua) -= l * g.linear;
+                if (rotates[static_cast<size_t>(ua)]) warm.segment<3>(6 * ua + 3) -= l * g.angularA;
+            }
+            if (ub >= 0) {
+                warm.segment<3>(6 * ub) += l * g.linear;
+                if (rotates[static_cast<size_t>(ub)]) warm.segment<3>(6 * ub + 3) += l * g.angularB;
+            }
+        }
+        for (int k = 0; k < dim; ++k) {
+            const int row = static_cast<int>(bias.size());
+            const RowCoefficients g = coefficients(c, k);
+            double b = c.bias[k];
+            // Bodies that cannot move but do (kinematic ones): their velocity is data.
+            const SolverBody& A = bodies[static_cast<size_t>(c.a)];
+            const SolverBody& B = bodies[static_cast<size_t>(c.b)];
+            if (ua < 0) b += g.linear.dot(A.v) + g.angularA.dot(A.w);
+            if (ub < 0) b -= g.linear.dot(B.v) + g.angularB.dot(B.w);
+            for (int d = 0; d < 3; ++d) {
+                if (ua >= 0) {
+                    jacobian.emplace_back(row, 6 * ua + d, -g.linear[d]);
+                    if (rotates[static_cast<size_t>(ua)])
+                        jacobian.emplace_back(row, 6 * ua + 3 + d, -g.angularA[d]);
+                }
+                if (ub >= 0) {
+                    jacobian.emplace_back(row, 6 * ub + d, g.linear[d]);
+                    if (rotates[static_cast<size_t>(ub)])
+                        jacobian.emplace_back(row, 6 * ub + 3 + d, g.angularB[d]);
+                }
+            }
+            bias.push_back(b);
+            sigma.push_back(k == 0 ? c.sigmaN : c.sigmaT);
+            invD.push_back(c.invD[k]);
+        }
+    }
+    const int m = static_cast<int>(bias.size());
+    p.J.resize(m, 6 * n);
+    p.J.setFromTriplets(jacobian.begin(), jacobian.end());
+    p.sigma = Eigen::Map<const Eigen::VectorXd>(sigma.data(), m);
+    p.b = Eigen::Map<const Eigen::VectorXd>(bias.data(), m);
+    p.invD = Eigen::Map<const Eigen::VectorXd>(invD.data(), m);
+
+    // v* = v − M⁻¹ Jᵀ λ₀: the bodies hold the warm-start impulses of these rows.
+    Eigen::VectorXd v(6 * n);
+    for (int u = 0; u < n; ++u) {
+        const SolverBody& body = bodies[static_cast<size_t>(p.movableBody[static_cast<size_t>(u)])];
+        v.segment<3>(6 * u) = body.v;
+        v.segment<3>(6 * u + 3) = body.w;
+    }
+    p.vFree = v - p.invM * warm;
+    return p;
+}
+
+Eigen::VectorXd ContactProblem::velocities(const Eigen::VectorXd& lambda) const {
+    return vFree + invM * (J.transpose() * lambda);
+}
+
+Eigen::VectorXd ContactProblem::constraintVelocity(const Eigen::VectorXd& lambda) const {
+    return J * velocities(lambda) + sigma.cwiseProduct(lambda) - b;
+}
+
+ContactProblem::Sparse ContactProblem::delassus() const {
+    Sparse w = J * invM * J.transpose();
+    for (int i = 0; i < rows(); ++i)
+        w.coeffRef(i, i) += sigma[i];
+    return w;
+}
+
+Eigen::VectorXd ContactProblem::freeConstraintVelocity() const {
+    return J * vFree - b;
+}
+
+void ContactProblem::store(const Eigen::VectorXd& lambda, std::span<SolverContact> rows,
+                           std::span<SolverBody> bodies) const {
+    for (int c = 0; c < contacts(); ++c) {
+        SolverContact& r = rows[static_cast<size_t>(contactRow[static_cast<size_t>(c)])];
+        for (int k = 0; k < 3; ++k)
+            r.lambda[k] =
+                k < dim[static_cast<size_t>(c)] ? lambda[offset[static_cast<size_t>(c)] + k] : 0.0;
+    }
+    const Eigen::VectorXd v = velocities(lambda);
+    for (size_t u = 0; u < movableBody.size(); ++u) {
+        SolverBody& body = bodies[static_cast<size_t>(movableBody[u])];
+        body.v = v.segment<3>(6 * static_cast<Eigen::Index>(u));
+        body.w = v.segment<3>(6 * static_cast<Eigen::Index>(u) + 3);
+    }
+}
+
+ProblemResidual pgsResidual(const ContactProblem& p, const Eigen::VectorXd& lambda) {
+    const Eigen::VectorXd y = p.constraintVelocity(lambda);
+    ProblemResidual r;
+    int counted = 0, normals = 0;
+    auto add = [&](double dl, double invD, bool normal) {
+        if (invD <= 0.0) return;
+        const double e = std::abs(dl) / invD;
+        r.mean += e;
+        r.max = std::max(r.max, e);
+        ++counted;
+        if (normal) {
+            r.normal += e;
+            ++normals;
+        }
+    };
+    for (int c = 0; c < p.contacts(); ++c) {
+        const int o = p.offset[static_cast<size_t>(c)];
+        // Normal: λ ← max(0, λ − y D⁻¹); friction: (λ_t − y_t D⁻¹) onto the disc μ' λ_n.
+        const double ln = std::max(0.0, lambda[o] - y[o] * p.invD[o]);
+        add(ln - lambda[o], p.invD[o], true);
+        if (p.dim[static_cast<size_t>(c)] == 3) {
+            double l1 = lambda[o + 1] - y[o + 1] * p.invD[o + 1];
+            double l2 = lambda[o + 2] - y[o + 2] * p.invD[o + 2];
+            const double limit = p.mu[static_cast<size_t>(c)] * ln;
+            const double mag = std::hypot(l1, l2);
+            if (mag > limit) {
+                l1 *= limit / mag;
+                l2 *= limit / mag;
+            }
+            add(l1 - lambda[o + 1], p.invD[o + 1], false);
+            add(l2 - lambda[o + 2], p.invD[o + 2], false);
+        }
+    }
+    if (counted > 0) r.mean /= counted;
+    if (normals > 0) r.normal /= normals;
+    return r;
+}
+
+}  // namespace ndem

@@ -1,0 +1,74 @@
+// One step's frictional contact problem in explicit form, assembled once from the rows the
+// PGS sweeps, for solvers that need the matrices (the interior-point method, exports):
+//
+//   v = v* + M⁻¹ Jᵀ λ,   y = J v + Σ λ − b,   λ_c ∈ K_c,   y_c ∈ K_c*,   λ_cᵀ y_c = 0,
+//
+// per contact c the rows normal, t1, t2 of SolverContact (the normal row Hertz-scaled, its
+// impulse in row units), K_c = {‖λ_t‖ ≤ μ' λ_n} with μ' = μ s, K_c* = {y_n ≥ μ' ‖y_t‖}: the
+// associated sliding rule of krabbenhoft-2012 Sec. 3.2 (a sliding contact separates at μ'‖y_t‖,
+// the dilation the paper shows vanishes with the time step). A frictionless contact keeps
+// its normal row only. v* is the velocity the bodies would take without these contacts.
+#pragma once
+
+#include "solve/solver_body.hpp"
+#include "solve/solver_contact.hpp"
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <span>
+#include <vector>
+
+namespace ndem {
+
+struct ContactProblem {
+    using Sparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+    /// Unknowns: six per body that can move (v then ω), in this order of solver bodies.
+    std::vector<int> movableBody;  ///< solver body index of each movable body
+    std::vector<int> unknownOf;    ///< per solver body: its movable index, or −1
+    Sparse M;                      ///< mass matrix, 6×6 blocks (kg, kg m²)
+    Sparse invM;                   ///< its inverse
+    Eigen::VectorXd vFree;         ///< v* (m/s, rad/s)
+
+    /// Contacts: the row each came from, its cone's dimension (1 or 3) and first row.
+    std::vector<int> contactRow;
+    std::vector<int> bodyA, bodyB;  ///< movable index of the contact's bodies, or −1
+    std::vector<int> dim;
+    std::vector<int> offset;
+    std::vector<double> mu;  ///< μ' = μ s (0 for a frictionless contact)
+    Sparse J;                ///< rows × 6·bodies
+    Eigen::VectorXd sigma;   ///< Σ per row (regularisation, m/(N s))
+    Eigen::VectorXd b;       ///< b per row (bias: gap and wall velocity, m/s)
+    Eigen::VectorXd invD;    ///< the PGS row's 1/D, for its residual measure
+
+    int rows() const { return static_cast<int>(b.size()); }
+    int contacts() const { return static_cast<int>(dim.size()); }
+
+    /// From the rows of one solve and the bodies they act on. The bodies' velocities may
+    /// already hold the rows' warm-start impulses: they are taken out of v*.
+    static ContactProblem fromRows(std::span<const SolverContact> rows,
+                                   std::span<const SolverBody> bodies);
+
+    /// v* + M⁻¹ Jᵀ λ.
+    Eigen::VectorXd velocities(const Eigen::VectorXd& lambda) const;
+    /// y = J v + Σ λ − b for the velocities v that λ gives.
+    Eigen::VectorXd constraintVelocity(const Eigen::VectorXd& lambda) const;
+    /// The local (Delassus) form: W = J M⁻¹ Jᵀ + Σ and q = J v* − b, so that y = W λ + q.
+    Sparse delassus() const;
+    Eigen::VectorXd freeConstraintVelocity() const;
+
+    /// Writes λ into the rows and v into the bodies.
+    void store(const Eigen::VectorXd& lambda, std::span<SolverContact> rows,
+               std::span<SolverBody> bodies) const;
+};
+
+/// The residual one projected Gauss–Seidel update of each row would remove, |Δλ_j| D_j, at λ
+/// and its velocities, rows taken one by one without applying (so the same measure as
+/// PgsResult::residual for any solver's answer).
+struct ProblemResidual {
+    double mean = 0.0, max = 0.0, normal = 0.0;
+};
+ProblemResidual pgsResidual(const ContactProblem& p, const Eigen::VectorXd& lambda);
+
+}  // namespace ndem

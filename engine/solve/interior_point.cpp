@@ -1,0 +1,212 @@
+#include "solve/interior_point.hpp"
+
+#include "solve/second_order_cone.hpp"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ndem {
+
+namespace {
+
+/// Per-cone views of the problem's layout.
+struct Cones {
+    const std::vector<int>& dim;
+    const std::vector<int>& offset;
+    int size() const { return static_cast<int>(dim.size()); }
+};
+
+}  // namespace
+
+void InteriorPointSolver::buildPattern(const ContactProblem& p, const Sparse& w) {
+    // Ŵ's pattern and every contact's diagonal block (R⁻² fills it even where Ŵ has zeros).
+    std::vector<Eigen::Triplet<double>> blocks;
+    for (int c = 0; c < p.contacts(); ++c) {
+        const int d = p.dim[static_cast<size_t>(c)], o = p.offset[static_cast<size_t>(c)];
+        for (int i = 0; i < d; ++i)
+            for (int j = 0; j < d; ++j)
+                blocks.emplace_back(o + i, o + j, 0.0);
+    }
+    Sparse diagonal(w.rows(), w.cols());
+    diagonal.setFromTriplets(blocks.begin(), blocks.end());
+    m_k = w + diagonal;
+    m_k.makeCompressed();
+    m_base.assign(m_k.valuePtr(), m_k.valuePtr() + m_k.nonZeros());
+    m_slot.clear();
+    for (const auto& t : blocks) {
+        const int* begin = m_k.innerIndexPtr() + m_k.outerIndexPtr()[t.col()];
+        const int* end = m_k.innerIndexPtr() + m_k.outerIndexPtr()[t.col() + 1];
+        m_slot.push_back(
+            static_cast<int>(std::lower_bound(begin, end, t.row()) - m_k.innerIndexPtr()));
+    }
+    m_ldlt.analyzePattern(m_k);
+}
+
+bool InteriorPointSolver::factor(const std::vector<double>& d) {
+    // Ŵ + R⁻², contact by contact (d holds each contact's block, row-major, in slot order).
+    std::copy(m_base.begin(), m_base.end(), m_k.valuePtr());
+    for (size_t i = 0; i < m_slot.size(); ++i)
+        m_k.valuePtr()[m_slot[i]] += d[i];
+    m_ldlt.factorize(m_k);
+    return m_ldlt.info() == Eigen::Success;
+}
+
+InteriorPointResult InteriorPointSolver::solve(const ContactProblem& p, Eigen::VectorXd& lambda,
+                                               const InteriorPointOptions& options) {
+    InteriorPointResult result;
+    const int m = p.rows();
+    lambda = Eigen::VectorXd::Zero(m);
+    if (options.residualHistory) options.residualHistory->clear();
+    if (m == 0) {
+        result.converged = true;
+        return result;
+    }
+    const Cones cones{p.dim, p.offset};
+
+    // Unit cones and units of order one: x = T λ / P and z = T⁻¹ y / V, T = diag(μ', 1, 1) per
+    // friction cone, V the largest free constraint velocity, P/V the inverse of Ŵ's mean diagonal.
+    Eigen::VectorXd t = Eigen::VectorXd::Ones(m);
+    for (int c = 0; c < cones.size(); ++c)
+        if (p.dim[static_cast<size_t>(c)] == 3)
+            t[p.offset[static_cast<size_t>(c)]] = p.mu[static_cast<size_t>(c)];
+    const Eigen::VectorXd q = p.freeConstraintVelocity();
+    // Ŵ = T⁻¹ (J M⁻¹ Jᵀ + Σ) T⁻¹ · P/V with P/V = 1 / mean diagonal.
+    const Eigen::VectorXd tinv = t.cwiseInverse();
+    Sparse w = Sparse(tinv.asDiagonal() * p.delassus()) * tinv.asDiagonal();
+    const double a = m / std::max(w.diagonal().sum(), 1e-300);
+    w *= a;
+    const double V = std::max(q.cwiseQuotient(t).lpNorm<Eigen::Infinity>(), 1e-300);
+    const double P = a * V;
+    const Eigen::VectorXd qs = q.cwiseQuotient(t) / V;
+    const double tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-12;
+    buildPattern(p, w);
+
+    // Each contact's R⁻² block (identity for the start), in the slots' order.
+    std::vector<double> blocks;
+    auto setBlocks = [&](const std::vector<cone::Scaling>* scalings) {
+        blocks.clear();
+        for (int c = 0; c < cones.size(); ++c) {
+            const int d = p.dim[static_cast<size_t>(c)];
+            double e[9] = {};
+            if (scalings)
+                (*scalings)[static_cast<size_t>(c)].inverseSquared(e);
+            else
+                for (int i = 0; i < d; ++i)
+                    e[i * (d + 1)] = 1.0;
+            blocks.insert(blocks.end(), e, e + d * d);
+        }
+    };
+    auto unit = [&](Eigen::VectorXd& v, double f) {
+        for (int c = 0; c < cones.size(); ++c)
+            v[p.offset[static_cast<size_t>(c)]] += f;
+    };
+    auto maxStep = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
+        double alpha = 1.0;
+        for (int c = 0; c < cones.size(); ++c) {
+            const int o = p.offset[static_cast<size_t>(c)];
+            alpha =
+                cone::maxStep(p.dim[static_cast<size_t>(c)], x.data() + o, dx.data() + o, alpha);
+        }
+        return alpha;
+    };
+    auto intoInterior = [&](Eigen::VectorXd& v) {
+        double worst = -1e300;
+        for (int c = 0; c < cones.size(); ++c)
+            worst = std::max(worst, -cone::depth(p.dim[static_cast<size_t>(c)],
+                                                 v.data() + p.offset[static_cast<size_t>(c)]));
+        if (worst >= -1e-8) unit(v, 1.0 + worst);
+    };
+
+    // Start: the least-squares point of (Ŵ + I) x = −q, z = Ŵ x + q = −x, both moved inside.
+    setBlocks(nullptr);
+    if (!factor(blocks)) return result;  // λ = 0: nothing better to offer
+    Eigen::VectorXd x = m_ldlt.solve(-qs), z;
+    z = -x;
+    intoInterior(x);
+    intoInterior(z);
+
+    std::vector<cone::Scaling> scalings(static_cast<size_t>(cones.size()));
+    Eigen::VectorXd ell(m), dxA(m), dzA(m), dx(m), dz(m), ds(m), es(m), g(m), tmp(m);
+    const double n = cones.size();
+    for (int it = 0; it < options.maxIterations; ++it) {
+        const Eigen::VectorXd r = w * x + qs - z;
+        const double gap = x.dot(z);
+        const double res = std::max(r.lpNorm<Eigen::Infinity>(), gap / n);
+        if (options.residualHistory) options.residualHistory->push_back(res * V);
+        result.iterations = it;
+        if (res <= tolerance) {
+            result.converged = true;
+            break;
+        }
+        for (int c = 0; c < cones.size(); ++c) {
+            const int d = p.dim[static_cast<size_t>(c)], o = p.offset[static_cast<size_t>(c)];
+            scalings[static_cast<size_t>(c)] = cone::Scaling::of(d, x.data() + o, z.data() + o);
+            scalings[static_cast<size_t>(c)].apply(z.data() + o, ell.data() + o);
+        }
+        setBlocks(&scalings);
+        if (!factor(blocks)) break;  // keep the last iterate, unconverged
+
+        // A direction for ds (the target of ℓ ∘ (R⁻¹Δx + RΔz) = −ds): solve
+        // (Ŵ + R⁻²) Δx = −r − R⁻¹ (ℓ ⋄ ds), then Δz = −R⁻¹ (ℓ ⋄ ds) − R⁻² Δx.
+        auto direction = [&](Eigen::VectorXd& ddx, Eigen::VectorXd& ddz) {
+            for (int c = 0; c < cones.size(); ++c) {
+                const int d = p.dim[static_cast<size_t>(c)], o = p.offset[static_cast<size_t>(c)];
+                double quotient[3] = {};
+                cone::divide(d, ell.data() + o, ds.data() + o, quotient);
+                scalings[static_cast<size_t>(c)].apply(quotient, es.data() + o, true);
+            }
+            g = -r - es;
+            ddx = m_ldlt.solve(g);
+            for (int c = 0; c < cones.size(); ++c) {
+                const int d = p.dim[static_cast<size_t>(c)], o = p.offset[static_cast<size_t>(c)];
+                double a1[3] = {}, a2[3] = {};
+                scalings[static_cast<size_t>(c)].apply(ddx.data() + o, a1, true);
+                scalings[static_cast<size_t>(c)].apply(a1, a2, true);
+                for (int k = 0; k < d; ++k)
+                    ddz[o + k] = -es[o + k] - a2[k];
+            }
+        };
+
+        // Predictor (affine scaling): ds = ℓ ∘ ℓ.
+        for (int c = 0; c < cones.size(); ++c) {
+            const int o = p.offset[static_cast<size_t>(c)];
+            cone::product(p.dim[static_cast<size_t>(c)], ell.data() + o, ell.data() + o,
+                          ds.data() + o);
+        }
+        direction(dxA, dzA);
+        const double alphaA = std::min(maxStep(x, dxA), maxStep(z, dzA));
+        const double gapA = (x + alphaA * dxA).dot(z + alphaA * dzA);
+        const double sigma = std::pow(std::clamp(gapA / gap, 0.0, 1.0), 3.0);
+
+        // Corrector: ds = ℓ ∘ ℓ + (R⁻¹Δx_a) ∘ (RΔz_a) − σ μ e.
+        for (int c = 0; c < cones.size(); ++c) {
+            const int d = p.dim[static_cast<size_t>(c)], o = p.offset[static_cast<size_t>(c)];
+            double sx[3] = {}, sz[3] = {}, prod[3] = {};
+            scalings[static_cast<size_t>(c)].apply(dxA.data() + o, sx, true);
+            scalings[static_cast<size_t>(c)].apply(dzA.data() + o, sz);
+            cone::product(d, sx, sz, prod);
+            cone::product(d, ell.data() + o, ell.data() + o, ds.data() + o);
+            for (int k = 0; k < d; ++k)
+                ds[o + k] += prod[k];
+            ds[o] -= sigma * gap / n;
+        }
+        direction(dx, dz);
+        const double alpha = std::min(1.0, 0.99 * std::min(maxStep(x, dx), maxStep(z, dz)));
+        x += alpha * dx;
+        z += alpha * dz;
+        result.iterations = it + 1;
+    }
+
+    lambda = P * x.cwiseQuotient(t);
+    const Eigen::VectorXd r = w * x + qs - z;
+    result.residual = (r.cwiseProduct(t)).lpNorm<Eigen::Infinity>() * V;
+    double normal = 0.0;
+    for (int c = 0; c < cones.size(); ++c)
+        normal += lambda[p.offset[static_cast<size_t>(c)]];
+    result.complementarity = normal > 0.0 ? x.dot(z) * P * V / normal : 0.0;
+    return result;
+}
+
+}  // namespace ndem

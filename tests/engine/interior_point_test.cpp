@@ -1,0 +1,316 @@
+// The interior-point method on the contact problem as a cone program (krabbenhoft-2012): the
+// cone algebra, analytic single-contact answers (the paper's Eq. 22–23), a column's weight,
+// agreement with converged PGS where both laws coincide, the cone optimality conditions on a
+// frictional bed, and iteration counts that do not grow with the column's height.
+#include "solve/interior_point.hpp"
+#include "bench_scenes.hpp"
+#include "solve/contact_problem.hpp"
+#include "solve/contact_rows.hpp"
+#include "solve/pgs_solver.hpp"
+#include "solve/second_order_cone.hpp"
+#include "test_util.hpp"
+
+#include <cmath>
+#include <random>
+
+namespace ndem {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Hand-built rows
+// ---------------------------------------------------------------------------------------
+
+SolverBody sphereBody(double mass, double radius, bool rotates = true) {
+    SolverBody b;
+    b.invMass = 1.0 / mass;
+    b.setIsotropicInvInertia(rotates ? 1.0 / (0.4 * mass * radius * radius) : 0.0);
+    return b;
+}
+
+/// A contact between bodies a and b (n from a to b) with the rows' D_j from the bodies.
+SolverContact contactRow(int a, int b, const Vec3& n, const Vec3& leverA, const Vec3& leverB,
+                         std::span<const SolverBody> bodies, double friction, double normalBias) {
+    SolverContact c;
+    c.a = a;
+    c.b = b;
+    c.n = n;
+    c.t1 = (std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY()).cross(n).normalized();
+    c.t2 = n.cross(c.t1);
+    c.leverA = leverA;
+    c.leverB = leverB;
+    c.friction = friction;
+    c.bias[0] = normalBias;
+    const Vec3* dirs[3] = {&c.n, &c.t1, &c.t2};
+    for (int k = 0; k < 3; ++k) {
+        const SolverBody& A = bodies[static_cast<size_t>(a)];
+        const SolverBody& B = bodies[static_cast<size_t>(b)];
+        const Vec3 ra = leverA.cross(*dirs[k]), rb = leverB.cross(*dirs[k]);
+        const double d =
+            A.invMass + B.invMass + ra.dot(A.applyInvInertia(ra)) + rb.dot(B.applyInvInertia(rb));
+        c.invD[k] = d > 0.0 ? 1.0 / d : 0.0;
+    }
+    return c;
+}
+
+struct Solution {
+    Eigen::VectorXd lambda;
+    InteriorPointResult result;
+};
+
+Solution interiorPoint(const ContactProblem& p, double tolerance = 1e-12, int iterations = 60) {
+    InteriorPointSolver solver;
+    InteriorPointOptions o;
+    o.maxIterations = iterations;
+    o.tolerance = tolerance;
+    Solution s;
+    s.result = solver.solve(p, s.lambda, o);
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------
+// The cone algebra
+// ---------------------------------------------------------------------------------------
+
+TEST(SecondOrderCone, NesterovToddScalingMapsBothPointsToOne) {
+    // R z = R⁻¹ s = ℓ for the scaling of (s, z), and R⁻¹ undoes R.
+    std::mt19937 random(5);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int trial = 0; trial < 100; ++trial) {
+        double s[3] = {0, u(random), u(random)}, z[3] = {0, u(random), u(random)};
+        s[0] = std::hypot(s[1], s[2]) + 0.01 + std::abs(u(random));
+        z[0] = std::hypot(z[1], z[2]) + 0.01 + 3.0 * std::abs(u(random));
+        const cone::Scaling r = cone::Scaling::of(3, s, z);
+        double rz[3], rs[3], back[3];
+        r.apply(z, rz);
+        r.apply(s, rs, true);
+        r.apply(rz, back, true);
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_NEAR(rz[k], rs[k], 1e-12 * (1.0 + std::abs(rs[k])));
+            EXPECT_NEAR(back[k], z[k], 1e-12 * (1.0 + std::abs(z[k])));
+        }
+        EXPECT_GT(cone::depth(3, rz), 0.0);  // ℓ is inside the cone
+    }
+}
+
+TEST(SecondOrderCone, DivisionInvertsTheJordanProductAndStepsStopAtTheBoundary) {
+    const double x[3] = {2.0, 0.5, -1.0}, y[3] = {0.3, -0.7, 0.2};
+    double p[3], back[3];
+    cone::product(3, x, y, p);
+    cone::divide(3, x, p, back);
+    for (int k = 0; k < 3; ++k)
+        EXPECT_NEAR(back[k], y[k], 1e-14);
+    // From (1, 0, 0) along (0, 1, 0) the boundary is one away; along (−1, 0, 0) also one.
+    const double e[3] = {1.0, 0.0, 0.0}, d1[3] = {0.0, 1.0, 0.0}, d2[3] = {-1.0, 0.0, 0.0};
+    EXPECT_NEAR(cone::maxStep(3, e, d1, 10.0), 1.0, 1e-14);
+    EXPECT_NEAR(cone::maxStep(3, e, d2, 10.0), 1.0, 1e-14);
+    const double inwards[3] = {1.0, 0.1, 0.0};
+    EXPECT_EQ(cone::maxStep(3, e, inwards, 10.0), 10.0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Single contacts with known answers
+// ---------------------------------------------------------------------------------------
+
+TEST(InteriorPoint, ASphereRestingOnTheFloorTakesItsWeight) {
+    const double m = 0.2, r = 0.01, h = 0.01, g = 9.81;
+    std::vector<SolverBody> bodies{sphereBody(m, r), SolverBody{}};
+    bodies[0].v = Vec3(0.0, 0.0, -g * h);
+    // a = the floor (static body), b = the sphere, n upwards.
+    std::vector<SolverContact> rows{
+        contactRow(1, 0, Vec3::UnitZ(), Vec3::Zero(), Vec3(0, 0, -r), bodies, 0.5, 0.0)};
+    const ContactProblem p = ContactProblem::fromRows(rows, bodies);
+    ASSERT_EQ(p.contacts(), 1);
+    ASSERT_EQ(p.dim[0], 3);
+    const Solution s = interiorPoint(p);
+    EXPECT_TRUE(s.result.converged);
+    EXPECT_NEAR(s.lambda[0], m * g * h, 1e-9 * m * g * h);
+    EXPECT_NEAR(std::hypot(s.lambda[1], s.lambda[2]), 0.0, 1e-9 * m * g * h);
+    p.store(s.lambda, rows, bodies);
+    EXPECT_LT(bodies[0].v.norm(), 1e-9);
+}
+
+TEST(InteriorPoint, ASlidingSphereDilatesAsKrabbenhoftsEq22Says) {
+    // krabbenhoft-2012 Sec. 3.2, Fig. 5: a particle at gap g₀ above a rigid frictional surface
+    // with tangential velocity v_T, no rolling, θ = 1. The associated rule lifts it by
+    // Δu_y = (μ v_T Δt − g₀)/(1 + μ²) (Eq. 22) when Δt exceeds Δt_cr = g₀/(μ v_T) (Eq. 23);
+    // below Δt_cr the gap does not grow (the particle flies free of the contact).
+    const double m = 0.1, r = 0.01, mu = 0.5, vT = 1.0;
+    for (const double g0 : {2e-3, 1e-3, 6e-3}) {
+        const double h = 0.01;
+        std::vector<SolverBody> bodies{sphereBody(m, r, false), SolverBody{}};
+        bodies[0].v = Vec3(vT, 0.0, 0.0);
+        // Bias −g₀/h: the contact lets the sphere approach the surface by the gap in one step.
+        std::vector<SolverContact> rows{
+            contactRow(1, 0, Vec3::UnitZ(), Vec3::Zero(), Vec3(0, 0, -r), bodies, mu, -g0 / h)};
+        const ContactProblem p = ContactProblem::fromRows(rows, bodies);
+        const Solution s = interiorPoint(p);
+        ASSERT_TRUE(s.result.converged) << "g0 " << g0;
+        p.store(s.lambda, rows, bodies);
+        const double lift = h * bodies[0].v.z();
+        const double expected = std::max(0.0, (mu * vT * h - g0) / (1.0 + mu * mu));
+        EXPECT_NEAR(lift, expected, 1e-9) << "g0 " << g0;
+        if (expected > 0.0) {
+            // Sliding at the cone's edge: |λ_t| = μ λ_n, against the motion.
+            EXPECT_NEAR(std::hypot(s.lambda[1], s.lambda[2]), mu * s.lambda[0], 1e-9 * s.lambda[0]);
+            EXPECT_NEAR(bodies[0].v.x(), vT - mu * bodies[0].v.z(), 1e-9);
+        } else {
+            EXPECT_NEAR(s.lambda[0], 0.0, 1e-12);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// A column of spheres: statics and iteration counts
+// ---------------------------------------------------------------------------------------
+
+/// n spheres stacked on the floor, each moving down at g h: contact k from the bottom carries
+/// the weight of the n − k spheres above it.
+struct Column {
+    std::vector<SolverBody> bodies;
+    std::vector<SolverContact> rows;
+};
+
+Column column(int n, double friction) {
+    const double m = 0.01, r = 0.005, h = 0.01, g = 9.81;
+    Column c;
+    c.bodies.resize(static_cast<size_t>(n) + 1);
+    for (int i = 0; i < n; ++i) {
+        c.bodies[static_cast<size_t>(i)] = sphereBody(m, r);
+        c.bodies[static_cast<size_t>(i)].v = Vec3(0.0, 0.0, -g * h);
+    }
+    c.bodies[static_cast<size_t>(n)] = SolverBody{};  // the floor
+    c.rows.push_back(
+        contactRow(n, 0, Vec3::UnitZ(), Vec3::Zero(), Vec3(0, 0, -r), c.bodies, friction, 0.0));
+    for (int i = 1; i < n; ++i)
+        c.rows.push_back(contactRow(i - 1, i, Vec3::UnitZ(), Vec3(0, 0, r), Vec3(0, 0, -r),
+                                    c.bodies, friction, 0.0));
+    return c;
+}
+
+TEST(InteriorPoint, AColumnCarriesItsWeightInIterationsThatDoNotGrowWithItsHeight) {
+    const double m = 0.01, h = 0.01, g = 9.81;
+    int shortIterations = 0;
+    for (const int n : {10, 160}) {
+        const Column c = column(n, 0.5);
+        const ContactProblem p = ContactProblem::fromRows(c.rows, c.bodies);
+        const Solution s = interiorPoint(p, 1e-12);
+        ASSERT_TRUE(s.result.converged) << n;
+        for (int k = 0; k < n; ++k)
+            EXPECT_NEAR(s.lambda[p.offset[static_cast<size_t>(k)]], (n - k) * m * g * h,
+                        1e-8 * n * m * g * h)
+                << "contact " << k << " of " << n;
+        if (n == 10)
+            shortIterations = s.result.iterations;
+        else
+            EXPECT_LE(s.result.iterations, shortIterations + 8) << "10: " << shortIterations;
+        EXPECT_LE(s.result.iterations, 40);
+    }
+    // PGS in contact order needs sweeps in proportion to the height (servin-2014 Eq. 41): at
+    // the interior point's iteration count it is far from the weight of a tall column.
+    Column tall = column(160, 0.5);
+    PgsOptions o;
+    o.iterations = 40;
+    o.order = SweepOrder::Sequential;
+    PgsSolver pgs;
+    pgs.solve(tall.rows, tall.bodies, o);
+    EXPECT_LT(tall.rows[0].lambda[0], 0.5 * 160 * m * g * h);
+}
+
+// ---------------------------------------------------------------------------------------
+// Real rows: a settled bed
+// ---------------------------------------------------------------------------------------
+
+struct BedProblem {
+    std::vector<SolverContact> rows;
+    std::vector<SolverBody> bodies;
+};
+
+BedProblem settledBed(int particles, double friction) {
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 40;
+    s.warmStart = true;
+    Material grain = scenes::servinGrain();
+    World world = test::makeWorld(scenes::bed(particles, 0.01, grain, s, 3));
+    test::runUntil(world, 0.5);
+    BedProblem p;
+    const ParticleStore& ps = world.particles();
+    p.bodies.resize(ps.size() + 1);
+    for (size_t i = 0; i < ps.size(); ++i) {
+        p.bodies[i].v = ps.velocity[i] + s.timeStep * s.gravity;
+        p.bodies[i].w = ps.angularVelocity[i];
+        p.bodies[i].invMass = ps.invMass[i];
+        p.bodies[i].setIsotropicInvInertia(ps.invInertia[i]);
+    }
+    buildContinuousRows(world.contacts(), world.materials(), world.contactHistory(), p.bodies, s,
+                        9.81, p.rows);
+    for (SolverContact& r : p.rows)
+        r.friction = friction;
+    return p;
+}
+
+TEST(InteriorPoint, AgreesWithConvergedPgsOnAFrictionlessBed) {
+    // Without friction the associated and the PGS law coincide and Σ > 0 makes the solution
+    // unique: both solvers must find the same impulses, from the same warm-started rows.
+    BedProblem pgsBed = settledBed(300, 0.0);
+    BedProblem ipBed = pgsBed;
+    PgsOptions o;
+    o.iterations = 20000;
+    PgsSolver pgs;
+    pgs.solve(pgsBed.rows, pgsBed.bodies, o);
+    o.method = SolverMethod::InteriorPoint;
+    o.iterations = 60;
+    o.tolerance = 1e-15;  // to round-off: a contact both barely loaded and barely closed
+                          // (λ and y near 0) keeps √(λᵀy) of the stopping gap
+    PgsSolver ip;
+    const PgsResult r = ip.solve(ipBed.rows, ipBed.bodies, o);
+    EXPECT_LT(r.iterations, 25);
+    double worst = 0.0, largest = 0.0;
+    for (size_t i = 0; i < pgsBed.rows.size(); ++i) {
+        const double a = pgsBed.rows[i].lambda[0], b = ipBed.rows[i].lambda[0];
+        worst = std::max(worst, std::abs(a - b));
+        largest = std::max(largest, std::abs(a));
+        EXPECT_EQ(ipBed.rows[i].lambda[1], 0.0);
+    }
+    ASSERT_GT(largest, 0.0);
+    EXPECT_LT(worst, 1e-6 * largest);
+    double vWorst = 0.0;
+    for (size_t i = 0; i < pgsBed.bodies.size(); ++i)
+        vWorst = std::max(vWorst, (pgsBed.bodies[i].v - ipBed.bodies[i].v).norm());
+    EXPECT_LT(vWorst, 1e-6);
+    EXPECT_LT(r.residual, 1e-7);  // the PGS measure at the interior point's answer
+}
+
+TEST(InteriorPoint, MeetsTheConeConditionsOnAFrictionalBed) {
+    // λ_c ∈ K_c, y_c ∈ K_c*, λ_cᵀ y_c = 0 for every contact, to the tolerance.
+    const BedProblem bed = settledBed(300, 0.7);
+    const ContactProblem p = ContactProblem::fromRows(bed.rows, bed.bodies);
+    ASSERT_GT(p.contacts(), 300);
+    const Solution s = interiorPoint(p, 1e-10);
+    ASSERT_TRUE(s.result.converged);
+    EXPECT_LT(s.result.iterations, 40);
+    const Eigen::VectorXd y = p.constraintVelocity(s.lambda);
+    const double scale = s.lambda.cwiseAbs().maxCoeff();
+    for (int c = 0; c < p.contacts(); ++c) {
+        const int o = p.offset[static_cast<size_t>(c)];
+        const double mu = p.mu[static_cast<size_t>(c)];
+        const double lt = std::hypot(s.lambda[o + 1], s.lambda[o + 2]);
+        const double yt = std::hypot(y[o + 1], y[o + 2]);
+        EXPECT_GE(mu * s.lambda[o] - lt, -1e-9 * scale) << c;
+        EXPECT_GE(y[o] - mu * yt, -1e-8) << c;
+        EXPECT_NEAR(s.lambda.segment<3>(o).dot(y.segment<3>(o)), 0.0, 1e-8 * scale) << c;
+    }
+}
+
+TEST(InteriorPoint, RollingResistanceIsAClearError) {
+    Scene scene = scenes::bed(50, 0.01, scenes::servinGrain(), StepSettings{}, 1);
+    scene.materials[0].rollingResistance = 0.1;
+    scene.settings.method = SolverMethod::InteriorPoint;
+    const auto world = World::create(scene);
+    ASSERT_FALSE(world.ok());
+    EXPECT_NE(world.error().message.find("interior-point does not take rolling"), std::string::npos)
+        << world.error().message;
+}
+
+}  // namespace
+}  // namespace ndem
