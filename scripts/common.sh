@@ -6,7 +6,8 @@
 # clang with its fuzzer runtime and OpenMP for the libFuzzer targets (scripts/fuzz.sh).
 NDEM_PACKAGES=(
   cmake ninja-build g++ pkg-config
-  libeigen3-dev nlohmann-json3-dev libhdf5-dev libcli11-dev
+  libeigen3-dev nlohmann-json3-dev libhdf5-dev libcli11-dev libfclib-dev libsuitesparse-dev
+  libsiconos-numerics-dev
   libgtest-dev libbenchmark-dev
   gnuplot-nox
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev

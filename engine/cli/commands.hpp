@@ -26,6 +26,7 @@ Command addSweepCommand(CLI::App& ndem);
 Command addValidateCommand(CLI::App& ndem);
 Command addBenchCommand(CLI::App& ndem);
 Command addKeysCommand(CLI::App& ndem);
+Command addFclibCommand(CLI::App& ndem);
 
 /// "1 to 10^12" steps: more than any run takes, few enough digits that nothing overflows.
 inline constexpr long kMaxSteps = 1000000000000L;

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
                              kExitCodes);
     const std::vector<Command> commands = {addRunCommand(ndem), addSweepCommand(ndem),
                                            addValidateCommand(ndem), addBenchCommand(ndem),
-                                           addKeysCommand(ndem)};
+                                           addKeysCommand(ndem), addFclibCommand(ndem)};
     CLI::App* version = ndem::cmdline::addCommand(ndem, "version", "ndem version",
                                                   "The version and build type.", kExitCodes);
     bool versionFlag = false;

@@ -39,7 +39,7 @@ Eigen::Matrix3d inverseInertia(const SolverBody& body) {
 }  // namespace
 
 ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
-                                        std::span<const SolverBody> bodies) {
+                                        std::span<const SolverBody> bodies, bool threeRows) {
     ContactProblem p;
     p.unknownOf.assign(bodies.size(), -1);
     for (size_t i = 0; i < bodies.size(); ++i) {
@@ -82,11 +82,12 @@ ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
         const SolverContact& c = rows[i];
         if (c.invD[0] <= 0.0) continue;  // a row the PGS never moves (no body can)
         const double mu = c.friction * c.scale;
-        const int dim = mu > 0.0 && c.invD[1] > 0.0 ? 3 : 1;
+        const int dim = (mu > 0.0 || threeRows) && c.invD[1] > 0.0 ? 3 : 1;
         p.contactRow.push_back(static_cast<int>(i));
         p.dim.push_back(dim);
         p.offset.push_back(static_cast<int>(bias.size()));
         p.mu.push_back(dim == 3 ? mu : 0.0);
+        p.scale.push_back(c.scale);
         const int ua = p.unknownOf[static_cast<size_t>(c.a)];
         const int ub = p.unknownOf[static_cast<size_t>(c.b)];
         p.bodyA.push_back(ua);
@@ -167,6 +168,29 @@ ContactProblem::Sparse ContactProblem::delassus() const {
 
 Eigen::VectorXd ContactProblem::freeConstraintVelocity() const {
     return J * vFree - b;
+}
+
+LocalProblem ContactProblem::local() const {
+    LocalProblem l;
+    l.W = delassus();
+    l.q = freeConstraintVelocity();
+    l.dim = dim;
+    l.offset = offset;
+    l.mu = mu;
+    return l;
+}
+
+LocalProblem ContactProblem::physical() const {
+    LocalProblem l = local();
+    Eigen::VectorXd s = Eigen::VectorXd::Ones(rows());
+    for (int c = 0; c < contacts(); ++c) {
+        s[offset[static_cast<size_t>(c)]] = scale[static_cast<size_t>(c)];
+        l.mu[static_cast<size_t>(c)] = mu[static_cast<size_t>(c)] / scale[static_cast<size_t>(c)];
+    }
+    const Eigen::VectorXd sinv = s.cwiseInverse();
+    l.W = Eigen::SparseMatrix<double>(sinv.asDiagonal() * l.W) * sinv.asDiagonal();
+    l.q = l.q.cwiseProduct(sinv);
+    return l;
 }
 
 void ContactProblem::store(const Eigen::VectorXd& lambda, std::span<SolverContact> rows,

@@ -10,6 +10,7 @@
 // its normal row only. v* is the velocity the bodies would take without these contacts.
 #pragma once
 
+#include "solve/local_problem.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
 
@@ -36,19 +37,21 @@ struct ContactProblem {
     std::vector<int> bodyA, bodyB;  ///< movable index of the contact's bodies, or −1
     std::vector<int> dim;
     std::vector<int> offset;
-    std::vector<double> mu;  ///< μ' = μ s (0 for a frictionless contact)
-    Sparse J;                ///< rows × 6·bodies
-    Eigen::VectorXd sigma;   ///< Σ per row (regularisation, m/(N s))
-    Eigen::VectorXd b;       ///< b per row (bias: gap and wall velocity, m/s)
-    Eigen::VectorXd invD;    ///< the PGS row's 1/D, for its residual measure
+    std::vector<double> mu;     ///< μ' = μ s (0 for a frictionless contact)
+    std::vector<double> scale;  ///< the normal row's Hertz scale s (r_n = s λ_n)
+    Sparse J;                   ///< rows × 6·bodies
+    Eigen::VectorXd sigma;      ///< Σ per row (regularisation, m/(N s))
+    Eigen::VectorXd b;          ///< b per row (bias: gap and wall velocity, m/s)
+    Eigen::VectorXd invD;       ///< the PGS row's 1/D, for its residual measure
 
     int rows() const { return static_cast<int>(b.size()); }
     int contacts() const { return static_cast<int>(dim.size()); }
 
     /// From the rows of one solve and the bodies they act on. The bodies' velocities may
-    /// already hold the rows' warm-start impulses: they are taken out of v*.
+    /// already hold the rows' warm-start impulses: they are taken out of v*. threeRows: every
+    /// contact keeps its tangential rows, even without friction (FCLib's 3D problems).
     static ContactProblem fromRows(std::span<const SolverContact> rows,
-                                   std::span<const SolverBody> bodies);
+                                   std::span<const SolverBody> bodies, bool threeRows = false);
 
     /// v* + M⁻¹ Jᵀ λ.
     Eigen::VectorXd velocities(const Eigen::VectorXd& lambda) const;
@@ -57,6 +60,12 @@ struct ContactProblem {
     /// The local (Delassus) form: W = J M⁻¹ Jᵀ + Σ and q = J v* − b, so that y = W λ + q.
     Sparse delassus() const;
     Eigen::VectorXd freeConstraintVelocity() const;
+    /// The local form in row units (cones ‖λ_t‖ ≤ μ' λ_n), as the solvers take it.
+    LocalProblem local() const;
+    /// The local form in impulses and velocities (r = S λ, u = S⁻¹ y, S = diag(s, 1, 1) per
+    /// contact, cones with the material's μ), as FCLib files carry it; frictionless contacts
+    /// keep their rows only with threeRows.
+    LocalProblem physical() const;
 
     /// Writes λ into the rows and v into the bodies.
     void store(const Eigen::VectorXd& lambda, std::span<SolverContact> rows,

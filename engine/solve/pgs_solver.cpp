@@ -1,6 +1,7 @@
 #include "solve/pgs_solver.hpp"
 
 #include "core/parallel.hpp"
+#include "solve/contact_problem.hpp"
 #include "solve/general_rows.hpp"
 #include "solve/interior_point.hpp"
 
@@ -524,7 +525,7 @@ PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
     o.tolerance = options.tolerance;
     o.residualHistory = options.residualHistory;
     Eigen::VectorXd lambda;
-    const InteriorPointResult r = m_interiorPoint->solve(problem, lambda, o);
+    const InteriorPointResult r = m_interiorPoint->solve(problem.local(), lambda, o);
     problem.store(lambda, rows, bodies);
     const ProblemResidual residual = pgsResidual(problem, lambda);
     m_layout = PgsLayout{};

@@ -153,6 +153,10 @@ void World::continuousStage(StepContext& ctx) {
         warmStartRows(m_rows, m_contacts, m_history, m_materials, ctx.settings, m_bodies, ctx.map);
     }
     if (m_probe.requested) runSolverProbe(ctx);
+    if (m_captureProblem) {
+        m_capturedProblem = ContactProblem::fromRows(m_rows, m_bodies, true);
+        m_captureProblem = false;
+    }
     const PgsResult r =
         m_pgs.solve(m_rows, m_bodies,
                     pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,

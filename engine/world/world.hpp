@@ -15,6 +15,7 @@
 #include "core/wall.hpp"
 #include "measure/measurement.hpp"
 #include "reduce/model_reduction.hpp"
+#include "solve/contact_problem.hpp"
 #include "solve/impact_region.hpp"
 #include "solve/pgs_solver.hpp"
 #include "solve/smooth_pairs.hpp"
@@ -26,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ndem {
@@ -109,6 +111,10 @@ public:
 
     /// Records the convergence of the next continuous solve (nonsmooth modes) on a copy.
     void requestSolverProbe(int referenceIterations, int iterations);
+    /// Keeps the next continuous solve's contact problem as it is about to be solved (every
+    /// contact with three rows), e.g. for an FCLib file; take it after the step.
+    void requestContactProblem() { m_captureProblem = true; }
+    std::optional<ContactProblem> takeContactProblem() { return std::exchange(m_capturedProblem, {}); }
     const SolverProbe& solverProbe() const { return m_probe; }
     const std::vector<std::unique_ptr<Measurement>>& measurements() const { return m_measurements; }
 
@@ -223,6 +229,8 @@ private:
     std::vector<Vec3> m_force, m_torque;  ///< smooth DEM accumulators
     std::vector<double> m_residualHistory;
     SolverProbe m_probe;
+    bool m_captureProblem = false;
+    std::optional<ContactProblem> m_capturedProblem;
     bool m_recordResidual = false;
 
     std::vector<Emitter> m_emitters;

@@ -57,13 +57,15 @@ struct Solution {
     InteriorPointResult result;
 };
 
-Solution interiorPoint(const ContactProblem& p, double tolerance = 1e-12, int iterations = 60) {
+Solution interiorPoint(const ContactProblem& p, double tolerance = 1e-12, int iterations = 60,
+                       bool coulomb = false) {
     InteriorPointSolver solver;
     InteriorPointOptions o;
+    o.coulomb = coulomb;
     o.maxIterations = iterations;
     o.tolerance = tolerance;
     Solution s;
-    s.result = solver.solve(p, s.lambda, o);
+    s.result = solver.solve(p.local(), s.lambda, o);
     return s;
 }
 
@@ -155,6 +157,35 @@ TEST(InteriorPoint, ASlidingSphereDilatesAsKrabbenhoftsEq22Says) {
             EXPECT_NEAR(bodies[0].v.x(), vT - mu * bodies[0].v.z(), 1e-9);
         } else {
             EXPECT_NEAR(s.lambda[0], 0.0, 1e-12);
+        }
+    }
+}
+
+TEST(InteriorPoint, CoulombsLawSlidesWithoutLiftingWhereTheAssociatedLawDilates) {
+    // A sphere sliding on the floor under gravity, no rolling: Coulomb's law keeps it on the
+    // floor and slows it by μ g h; the associated law lifts it at μ times its sliding speed
+    // (krabbenhoft-2012 Eq. 20 with g₀ = 0). Siconos' error measure is zero for the first only.
+    const double m = 0.1, r = 0.01, mu = 0.4, vT = 0.5, h = 0.01, g = 9.81;
+    std::vector<SolverBody> bodies{sphereBody(m, r, false), SolverBody{}};
+    bodies[0].v = Vec3(vT, 0.0, -g * h);
+    const std::vector<SolverContact> rows{
+        contactRow(1, 0, Vec3::UnitZ(), Vec3::Zero(), Vec3(0, 0, -r), bodies, mu, 0.0)};
+    const ContactProblem p = ContactProblem::fromRows(rows, bodies);
+    for (const bool coulomb : {true, false}) {
+        const Solution s = interiorPoint(p, 1e-13, 300, coulomb);
+        ASSERT_TRUE(s.result.converged) << coulomb;
+        const Eigen::VectorXd v = p.velocities(s.lambda);
+        const double error = coulombError(p.local(), s.lambda);
+        if (coulomb) {
+            EXPECT_NEAR(v[2], 0.0, 1e-10);
+            EXPECT_NEAR(v[0], vT - mu * g * h, 1e-10);
+            EXPECT_NEAR(s.lambda[0], m * g * h, 1e-10 * m * g * h);
+            EXPECT_LT(error, 1e-9);
+            EXPECT_GT(s.result.programs, 1);
+        } else {
+            EXPECT_NEAR(v[2], mu * std::hypot(v[0], v[1]), 1e-10);
+            EXPECT_GT(v[2], 0.01);
+            EXPECT_GT(error, 1e-3);
         }
     }
 }

@@ -1,0 +1,64 @@
+#include "solve/local_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ndem {
+
+std::string LocalProblem::check() const {
+    const size_t n = dim.size();
+    if (offset.size() != n || mu.size() != n) return "per-contact arrays of different lengths";
+    if (W.rows() != rows() || W.cols() != rows()) return "W is not rows × rows";
+    int next = 0;
+    for (size_t c = 0; c < n; ++c) {
+        if (dim[c] != 1 && dim[c] != 3) return "contact " + std::to_string(c) + ": 1 or 3 rows";
+        if (offset[c] != next) return "contact " + std::to_string(c) + ": rows out of order";
+        if (!(mu[c] >= 0.0) || !std::isfinite(mu[c]))
+            return "contact " + std::to_string(c) + ": friction coefficient must be >= 0";
+        next += dim[c];
+    }
+    if (next != rows()) return "the contacts' rows do not add up to q's length";
+    for (Eigen::Index i = 0; i < q.size(); ++i)
+        if (!std::isfinite(q[i])) return "q is not finite";
+    return {};
+}
+
+double coulombError(const LocalProblem& p, const Eigen::VectorXd& r) {
+    const Eigen::VectorXd u = p.W * r + p.q;
+    double sum = 0.0;
+    for (int c = 0; c < p.contacts(); ++c) {
+        const int o = p.offset[static_cast<size_t>(c)];
+        if (p.dim[static_cast<size_t>(c)] == 1) {
+            const double d = r[o] - std::max(0.0, r[o] - u[o]);
+            sum += d * d;
+            continue;
+        }
+        const double mu = p.mu[static_cast<size_t>(c)];
+        const double ut = std::hypot(u[o + 1], u[o + 2]);
+        // x = r − û, projected onto K = {‖x_t‖ ≤ μ x_n}.
+        double x[3] = {r[o] - (u[o] + mu * ut), r[o + 1] - u[o + 1], r[o + 2] - u[o + 2]};
+        const double xt = std::hypot(x[1], x[2]);
+        double proj[3];
+        if (xt <= mu * x[0]) {
+            std::copy(x, x + 3, proj);
+        } else if (mu * xt <= -x[0]) {
+            proj[0] = proj[1] = proj[2] = 0.0;  // inside the polar cone
+        } else {
+            const double n = (x[0] + mu * xt) / (1.0 + mu * mu);
+            proj[0] = n;
+            const double f = xt > 0.0 ? mu * n / xt : 0.0;
+            proj[1] = f * x[1];
+            proj[2] = f * x[2];
+        }
+        for (int k = 0; k < 3; ++k) {
+            const double d = r[o + k] - proj[k];
+            sum += d * d;
+        }
+    }
+    const double norm = p.q.norm();
+    const double error = std::sqrt(sum);
+    return norm > std::numeric_limits<double>::epsilon() ? error / norm : error;
+}
+
+}  // namespace ndem
