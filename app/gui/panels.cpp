@@ -106,7 +106,8 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
         ImGui::SliderFloat("target <eps>", &state.estimateTolerance, 0.001f, 0.2f, "%.3f",
                            ImGuiSliderFlags_Logarithmic);
     }
-    ImGui::Text("last step: %d sweeps, residual %.3g m/s, <eps> %.4f", s.stats.iterations,
+    ImGui::Text("last step: %d %s, residual %.3g m/s, <eps> %.4f", s.stats.iterations,
+                s.settings.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps",
                 s.stats.residual, s.stats.meanOverlap);
     ImGui::Separator();
     SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}, &state.itemRects};

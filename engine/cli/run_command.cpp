@@ -141,7 +141,9 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
                 wall > 0 ? world.time() / wall : 0.0);
     std::printf("  contacts      mean %.0f · final %.0f · impacts/step mean %.2f\n",
                 rec.contacts.mean(), rec.contacts.last, rec.impacts.mean());
-    std::printf("  PGS           sweeps/step mean %.1f · final residual %.3g m/s (mean over run %.3g)\n",
+    std::printf("  solver        %s · %s/step mean %.1f · final residual %.3g m/s (mean over run %.3g)\n",
+                kSolverMethodNames[static_cast<int>(s.method)],
+                s.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps",
                 rec.iterations.mean(), rec.residual.last, rec.residual.mean());
     std::printf("  overlap δ/d   final mean %.4g · final max %.4g · max over run %.4g\n",
                 rec.meanOverlap.last, rec.maxOverlap.last, rec.maxOverlap.max);

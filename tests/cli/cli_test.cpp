@@ -559,3 +559,42 @@ TEST_F(Cli, AKillDuringCheckpointingLeavesAReadableCheckpoint) {
         EXPECT_EQ(r.code, 0) << r.err;
     }
 }
+
+namespace {
+
+TEST_F(Cli, FclibExportsAStepAndSolvesItWithEitherSolver) {
+    const std::string s = scene("s.json", kScene);
+    const std::string file = (m_dir / "step.hdf5").string();
+    const Result e = run("fclib export " + s + " --step 20 " + file);
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto exported = nlohmann::json::parse(e.out);
+    EXPECT_EQ(exported["contacts"], 3);  // the column: floor and two pairs
+    for (const std::string solver : {"pgs", "interior-point"}) {
+        const Result r = run("fclib solve " + file + " --solver " + solver + " --tolerance 1e-9 --out " +
+                             (m_dir / "sol.hdf5").string());
+        ASSERT_EQ(r.code, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["contacts"], 3);
+        EXPECT_LE(j["error"].get<double>(), 1e-9) << solver;
+        EXPECT_TRUE(j["converged"].get<bool>()) << solver;
+        EXPECT_GT(j["iterations"].get<int>(), 0);
+        EXPECT_TRUE(fs::exists(m_dir / "sol.hdf5"));
+    }
+}
+
+TEST_F(Cli, FclibBadFilesAndFlagsAreOneLineAndExitTwo) {
+    const std::string text = scene("text.hdf5", "not hdf5\n");
+    for (const std::string& args :
+         {"fclib solve " + text, "fclib solve " + (m_dir / "missing.hdf5").string(),
+          "fclib solve " + text + " --solver lemke", "fclib solve " + text + " --tolerance -1",
+          "fclib export " + scene("s.json", kScene) + " --step 0 " + (m_dir / "o.hdf5").string(),
+          "fclib export " + scene("s2.json", kScene) + " --step 3 " + (m_dir / "no/dir/o.hdf5").string()}) {
+        const Result r = run(args);
+        EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+        EXPECT_EQ(r.err.rfind("ndem: error: ", 0), 0u) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(m_dir / "o.hdf5"));
+}
+
+}  // namespace

@@ -1,0 +1,183 @@
+// FCLib files and the cross-check against Siconos Numerics (the field's reference solvers):
+// a step's problem written and read back exactly (libfclib), handed to Siconos (Debian builds
+// it without its FCLib reader, so as its dense matrix), solved by its NSGS and by ours, and
+// measured by its error function and ours.
+#include "bench_scenes.hpp"
+#include "io/fclib_file.hpp"
+#include "solve/contact_problem.hpp"
+#include "solve/contact_rows.hpp"
+#include "solve/interior_point.hpp"
+#include "solve/local_gauss_seidel.hpp"
+#include "test_util.hpp"
+
+extern "C" {
+#include <siconos/numerics/FrictionContactProblem.h>
+#include <siconos/numerics/Friction_cst.h>
+#include <siconos/numerics/NonSmoothDrivers.h>
+#include <siconos/numerics/SolverOptions.h>
+#include <siconos/numerics/fc3d_compute_error.h>
+#include <siconos/numerics/NumericsMatrix.h>
+}
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace ndem {
+namespace {
+
+/// The contact problem of a settled bed's next step, every contact with three rows, in FCLib's
+/// units (impulses, velocities).
+LocalProblem bedProblem(int particles, double friction) {
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 40;
+    s.warmStart = true;
+    World world = test::makeWorld(scenes::bed(particles, 0.01, scenes::servinGrain(), s, 3));
+    test::runUntil(world, 0.4);
+    world.requestContactProblem();
+    world.step();
+    std::optional<ContactProblem> p = world.takeContactProblem();
+    EXPECT_TRUE(p.has_value());
+    for (double& mu : p->mu) mu = friction * (mu > 0.0 ? 1.0 : 0.0);  // μ' = μ s: rescaled below
+    LocalProblem l = p->physical();
+    for (double& mu : l.mu) mu = friction;
+    return l;
+}
+
+std::string tempFile(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / ("ndem-" + name)).string();
+}
+
+/// A problem as Siconos holds it (dense W, column-major); frees itself.
+struct SiconosProblem {
+    FrictionContactProblem* problem = nullptr;
+    explicit SiconosProblem(const LocalProblem& p) {
+        const int n = p.rows();
+        auto* w = static_cast<double*>(std::malloc(sizeof(double) * size_t(n) * size_t(n)));
+        Eigen::Map<Eigen::MatrixXd>(w, n, n) = Eigen::MatrixXd(p.W);
+        auto* q = static_cast<double*>(std::malloc(sizeof(double) * size_t(n)));
+        auto* mu = static_cast<double*>(std::malloc(sizeof(double) * size_t(p.contacts())));
+        std::copy(p.q.data(), p.q.data() + n, q);
+        std::copy(p.mu.begin(), p.mu.end(), mu);
+        problem = frictionContactProblem_new_with_data(3, p.contacts(),
+                                                       NM_create_from_data(NM_DENSE, n, n, w), q, mu);
+    }
+    ~SiconosProblem() { frictionContactProblem_free(problem); }
+    SiconosProblem(const SiconosProblem&) = delete;
+    SiconosProblem& operator=(const SiconosProblem&) = delete;
+};
+
+/// Siconos' NSGS to its tolerance; returns its reactions.
+Eigen::VectorXd siconosNsgs(const LocalProblem& p, double tolerance) {
+    SiconosProblem s(p);
+    Eigen::VectorXd r = Eigen::VectorXd::Zero(p.rows()), u = Eigen::VectorXd::Zero(p.rows());
+    SolverOptions* options = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+    options->dparam[SICONOS_DPARAM_TOL] = tolerance;
+    options->iparam[SICONOS_IPARAM_MAX_ITER] = 200000;
+    const int info = fc3d_driver(s.problem, r.data(), u.data(), options);
+    EXPECT_EQ(info, 0) << "Siconos NSGS did not converge";
+    solver_options_delete(options);
+    return r;
+}
+
+/// Siconos' own fc3d error of r.
+double siconosError(const LocalProblem& p, const Eigen::VectorXd& r) {
+    SiconosProblem s(p);
+    Eigen::VectorXd z = r, w = Eigen::VectorXd::Zero(r.size());
+    double error = 0.0;
+    SolverOptions* options = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+    fc3d_compute_error(s.problem, z.data(), w.data(), 1e-30, options, p.q.norm(), &error);
+    solver_options_delete(options);
+    return error;
+}
+
+TEST(Fclib, AStepsProblemIsWrittenAndReadBackExactly) {
+    const LocalProblem p = bedProblem(200, 0.5);
+    ASSERT_GT(p.contacts(), 200);
+    const std::string path = tempFile("roundtrip.hdf5");
+    ASSERT_FALSE(writeFclibLocal(path, p, "bed", "a settled bed's step"));
+    Expected<LocalProblem> back = readFclibLocal(path);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->contacts(), p.contacts());
+    EXPECT_EQ((back->q - p.q).cwiseAbs().maxCoeff(), 0.0);
+    EXPECT_EQ(Eigen::MatrixXd(back->W - p.W).cwiseAbs().maxCoeff(), 0.0);
+    EXPECT_EQ(back->mu, p.mu);
+    std::filesystem::remove(path);
+}
+
+TEST(Fclib, BadFilesAreOneClearError) {
+    const std::string text = tempFile("not-hdf5.hdf5");
+    { std::ofstream(text) << "not an HDF5 file\n"; }
+    const auto notHdf5 = readFclibLocal(text);
+    ASSERT_FALSE(notHdf5.ok());
+    EXPECT_NE(notHdf5.error().message.find("not an HDF5 file"), std::string::npos);
+    EXPECT_FALSE(readFclibLocal(tempFile("does-not-exist.hdf5")).ok());
+    std::filesystem::remove(text);
+}
+
+TEST(Fclib, SiconosReadsOurFileAndItsNsgsFindsOurReactions) {
+    // Frictionless, the regularised W is positive definite: one solution, which Siconos'
+    // NSGS, our Gauss–Seidel on W and our interior point must all find; and Siconos' error
+    // function gives our measure's value.
+    const LocalProblem p = bedProblem(120, 0.0);
+    const std::string path = tempFile("frictionless.hdf5");
+    ASSERT_FALSE(writeFclibLocal(path, p, "bed", "frictionless"));
+    Expected<LocalProblem> read = readFclibLocal(path);
+    ASSERT_TRUE(read.ok());
+    const Eigen::VectorXd reference = siconosNsgs(*read, 1e-12);
+    ASSERT_EQ(reference.size(), p.rows());
+
+    Eigen::VectorXd gs = Eigen::VectorXd::Zero(p.rows());
+    LocalGaussSeidelOptions g;
+    g.tolerance = 1e-12;
+    g.maxIterations = 200000;
+    EXPECT_TRUE(solveLocalGaussSeidel(p, gs, g).converged);
+    Eigen::VectorXd ip;
+    InteriorPointSolver solver;
+    InteriorPointOptions o;
+    o.coulomb = true;
+    o.maxIterations = 100;
+    o.tolerance = 1e-14;
+    solver.solve(p, ip, o);
+
+    const double scale = reference.cwiseAbs().maxCoeff();
+    ASSERT_GT(scale, 0.0);
+    EXPECT_LT((gs - reference).cwiseAbs().maxCoeff(), 1e-6 * scale);
+    EXPECT_LT((ip - reference).cwiseAbs().maxCoeff(), 1e-6 * scale);
+    for (const Eigen::VectorXd* r : std::initializer_list<const Eigen::VectorXd*>{&reference, &gs, &ip})
+        EXPECT_NEAR(siconosError(p, *r), coulombError(p, *r), 1e-9 + 1e-6 * coulombError(p, *r));
+    std::filesystem::remove(path);
+}
+
+TEST(Fclib, WithFrictionOurSolutionsPassSiconosErrorMeasure) {
+    // Coulomb friction (μ = 0.5): the solution need not be unique in a packing, so each
+    // solver's answer is judged by Siconos' own error function.
+    const LocalProblem p = bedProblem(120, 0.5);
+    const std::string path = tempFile("frictional.hdf5");
+    ASSERT_FALSE(writeFclibLocal(path, p, "bed", "mu 0.5"));
+    Expected<LocalProblem> read = readFclibLocal(path);
+    ASSERT_TRUE(read.ok());
+    const Eigen::VectorXd reference = siconosNsgs(*read, 1e-8);
+    EXPECT_LT(siconosError(p, reference), 1e-8);
+    Eigen::VectorXd gs = Eigen::VectorXd::Zero(p.rows());
+    LocalGaussSeidelOptions g;
+    g.tolerance = 1e-8;
+    g.maxIterations = 100000;
+    const LocalGaussSeidelResult res = solveLocalGaussSeidel(p, gs, g);
+    EXPECT_TRUE(res.converged);
+    EXPECT_LT(siconosError(p, gs), 1e-8);
+    EXPECT_NEAR(siconosError(p, gs), coulombError(p, gs), 1e-10);
+    // The normal reactions carry the same weight: their sums agree.
+    double ours = 0.0, theirs = 0.0;
+    for (int c = 0; c < p.contacts(); ++c) {
+        ours += gs[3 * c];
+        theirs += reference[3 * c];
+    }
+    EXPECT_NEAR(ours, theirs, 1e-4 * theirs);
+    std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace ndem
