@@ -14,7 +14,7 @@
 //
 // Coulomb's law (the non-associated rule, as FCLib and Siconos pose it) is solved as the fixed
 // point of such programs, each with the normal velocity shifted by μ‖u_t‖ of the last answer
-// (De Saxcé's bipotential; Acary, Cadoux, Lemaréchal & Malick 2011).
+// (De Saxcé's bipotential; acary-2011).
 #pragma once
 
 #include "solve/local_problem.hpp"

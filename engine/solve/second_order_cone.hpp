@@ -1,7 +1,7 @@
 // The Euclidean Jordan algebra of the second-order cone Q = {x : x₀ ≥ ‖x₁‖} and of the
 // non-negative half-line, as a primal–dual interior-point method needs it: the Jordan product
 // and its inverse, Nesterov–Todd scaling and the longest step that stays in the cone
-// (Vandenberghe, "The CVXOPT linear and quadratic cone program solvers", Sec. 4; the friction
+// (vandenberghe-cvxopt Sec. 4; the friction
 // cones of krabbenhoft-2012 Sec. 3.8 after scaling by μ). Cones of dimension 1 or 3.
 #pragma once
 
