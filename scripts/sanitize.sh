@@ -14,4 +14,6 @@ ndem_ensure_packages
 ndem_build build-asan -DNDEM_ASAN=ON -DNDEM_BUILD_APP=OFF -DNDEM_BUILD_BENCH=OFF
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# Leaks inside libfclib and Siconos Numerics, not ours (each one named in the file).
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan-thirdparty.supp"
 ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" --timeout 900 -E '^Validation\.|^Cli\.AValidationCutShort' "$@"
