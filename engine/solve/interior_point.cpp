@@ -10,17 +10,6 @@
 
 namespace ndem {
 
-namespace {
-
-/// Per-cone views of the problem's layout.
-struct Cones {
-    const std::vector<int>& dim;
-    const std::vector<int>& offset;
-    int size() const { return static_cast<int>(dim.size()); }
-};
-
-}  // namespace
-
 void InteriorPointSolver::buildPattern(const std::vector<int>& dim, const std::vector<int>& offset,
                                        const Sparse& w) {
     // Ŵ's pattern and every contact's diagonal block (R⁻² fills it even where Ŵ has zeros).
@@ -129,7 +118,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         result.converged = true;
         return result;
     }
-    const Cones cones{dims, offsets};
+    const int coneCount = static_cast<int>(dims.size());
     Sparse wUsed;
     Eigen::VectorXd q(m);
     for (int i = 0; i < m; ++i)
@@ -148,7 +137,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     // Unit cones and units of order one: x = T r / P and z = T⁻¹ û / V, T = diag(μ, 1, 1) per
     // friction cone, V the largest free velocity, P/V the inverse of Ŵ's mean diagonal.
     Eigen::VectorXd t = Eigen::VectorXd::Ones(m);
-    for (int c = 0; c < cones.size(); ++c)
+    for (int c = 0; c < coneCount; ++c)
         if (dims[static_cast<size_t>(c)] == 3)
             t[offsets[static_cast<size_t>(c)]] = mus[static_cast<size_t>(c)];
     // Ŵ = T⁻¹ W T⁻¹ · P/V with P/V = 1 / mean diagonal.
@@ -166,7 +155,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     std::vector<double> blocks;
     auto setBlocks = [&](const std::vector<cone::Scaling>* scalings) {
         blocks.clear();
-        for (int c = 0; c < cones.size(); ++c) {
+        for (int c = 0; c < coneCount; ++c) {
             const int d = dims[static_cast<size_t>(c)];
             double e[9] = {};
             if (scalings)
@@ -178,12 +167,12 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         }
     };
     auto unit = [&](Eigen::VectorXd& v, double f) {
-        for (int c = 0; c < cones.size(); ++c)
+        for (int c = 0; c < coneCount; ++c)
             v[offsets[static_cast<size_t>(c)]] += f;
     };
     auto maxStep = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
         double alpha = 1.0;
-        for (int c = 0; c < cones.size(); ++c) {
+        for (int c = 0; c < coneCount; ++c) {
             const int o = offsets[static_cast<size_t>(c)];
             alpha = cone::maxStep(dims[static_cast<size_t>(c)], x.data() + o, dx.data() + o, alpha);
         }
@@ -191,7 +180,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     };
     auto intoInterior = [&](Eigen::VectorXd& v) {
         double worst = -1e300;
-        for (int c = 0; c < cones.size(); ++c)
+        for (int c = 0; c < coneCount; ++c)
             worst = std::max(worst, -cone::depth(dims[static_cast<size_t>(c)],
                                                  v.data() + offsets[static_cast<size_t>(c)]));
         if (worst >= -1e-8) unit(v, 1.0 + worst);
@@ -205,9 +194,9 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     intoInterior(x);
     intoInterior(z);
 
-    std::vector<cone::Scaling> scalings(static_cast<size_t>(cones.size()));
+    std::vector<cone::Scaling> scalings(static_cast<size_t>(coneCount));
     Eigen::VectorXd ell(m), dxA(m), dzA(m), dx(m), dz(m), ds(m), es(m), g(m), tmp(m);
-    const double n = cones.size();
+    const double n = coneCount;
     // The best iterate is kept: near the solution round-off can stall the steps or, in a
     // degenerate packing, blow them up; the answer is then the best point reached.
     Eigen::VectorXd bestX = x, bestZ = z;
@@ -234,7 +223,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         // Far from the solution the residual may rise for a few steps (a tall column's
         // first steps); near it, steps that no longer improve are round-off.
         if (best < 1e4 * tolerance && it - bestIteration >= kStall) break;
-        for (int c = 0; c < cones.size(); ++c) {
+        for (int c = 0; c < coneCount; ++c) {
             const int d = dims[static_cast<size_t>(c)], o = offsets[static_cast<size_t>(c)];
             scalings[static_cast<size_t>(c)] = cone::Scaling::of(d, x.data() + o, z.data() + o);
             scalings[static_cast<size_t>(c)].apply(z.data() + o, ell.data() + o);
@@ -245,7 +234,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         // A direction for ds (the target of ℓ ∘ (R⁻¹Δx + RΔz) = −ds): solve
         // (Ŵ + R⁻²) Δx = −r − R⁻¹ (ℓ ⋄ ds), then Δz = −R⁻¹ (ℓ ⋄ ds) − R⁻² Δx.
         auto direction = [&](Eigen::VectorXd& ddx, Eigen::VectorXd& ddz) {
-            for (int c = 0; c < cones.size(); ++c) {
+            for (int c = 0; c < coneCount; ++c) {
                 const int d = dims[static_cast<size_t>(c)], o = offsets[static_cast<size_t>(c)];
                 double quotient[3] = {};
                 cone::divide(d, ell.data() + o, ds.data() + o, quotient);
@@ -253,7 +242,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
             }
             g = -r - es;
             ddx = solveNewton(g);
-            for (int c = 0; c < cones.size(); ++c) {
+            for (int c = 0; c < coneCount; ++c) {
                 const int d = dims[static_cast<size_t>(c)], o = offsets[static_cast<size_t>(c)];
                 double a1[3] = {}, a2[3] = {};
                 scalings[static_cast<size_t>(c)].apply(ddx.data() + o, a1, true);
@@ -264,7 +253,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         };
 
         // Predictor (affine scaling): ds = ℓ ∘ ℓ.
-        for (int c = 0; c < cones.size(); ++c) {
+        for (int c = 0; c < coneCount; ++c) {
             const int o = offsets[static_cast<size_t>(c)];
             cone::product(dims[static_cast<size_t>(c)], ell.data() + o, ell.data() + o,
                           ds.data() + o);
@@ -275,7 +264,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         const double sigma = std::pow(std::clamp(gapA / gap, 0.0, 1.0), 3.0);
 
         // Corrector: ds = ℓ ∘ ℓ + (R⁻¹Δx_a) ∘ (RΔz_a) − σ μ e.
-        for (int c = 0; c < cones.size(); ++c) {
+        for (int c = 0; c < coneCount; ++c) {
             const int d = dims[static_cast<size_t>(c)], o = offsets[static_cast<size_t>(c)];
             double sx[3] = {}, sz[3] = {}, prod[3] = {};
             scalings[static_cast<size_t>(c)].apply(dxA.data() + o, sx, true);
@@ -302,7 +291,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     const Eigen::VectorXd res = w * x + qs - z;
     result.residual = (res.cwiseProduct(t)).lpNorm<Eigen::Infinity>() * V;
     double normal = 0.0;
-    for (int c = 0; c < cones.size(); ++c)
+    for (int c = 0; c < coneCount; ++c)
         normal += rUsed[offsets[static_cast<size_t>(c)]];
     result.complementarity = normal > 0.0 ? x.dot(z) * P * V / normal : 0.0;
     return result;

@@ -1,7 +1,7 @@
 // FCLib files and the cross-check against Siconos Numerics (the field's reference solvers):
-// a step's problem written and read back exactly (libfclib), handed to Siconos (Debian builds
-// it without its FCLib reader, so as its dense matrix), solved by its NSGS and by ours, and
-// measured by its error function and ours.
+// a step's problem written and read back exactly (libfclib), handed to Siconos as read back
+// (Debian builds it without its own FCLib reader, so as its dense matrix), solved by its NSGS and
+// by ours, and measured by its error function and ours.
 #include "bench_scenes.hpp"
 #include "io/fclib_file.hpp"
 #include "solve/contact_problem.hpp"
@@ -14,9 +14,9 @@ extern "C" {
 #include <siconos/numerics/FrictionContactProblem.h>
 #include <siconos/numerics/Friction_cst.h>
 #include <siconos/numerics/NonSmoothDrivers.h>
+#include <siconos/numerics/NumericsMatrix.h>
 #include <siconos/numerics/SolverOptions.h>
 #include <siconos/numerics/fc3d_compute_error.h>
-#include <siconos/numerics/NumericsMatrix.h>
 }
 
 #include <cmath>
@@ -40,9 +40,9 @@ LocalProblem bedProblem(int particles, double friction) {
     world.step();
     std::optional<ContactProblem> p = world.takeContactProblem();
     EXPECT_TRUE(p.has_value());
-    for (double& mu : p->mu) mu = friction * (mu > 0.0 ? 1.0 : 0.0);  // μ' = μ s: rescaled below
     LocalProblem l = p->physical();
-    for (double& mu : l.mu) mu = friction;
+    for (double& mu : l.mu)
+        mu = friction;
     return l;
 }
 
@@ -61,8 +61,8 @@ struct SiconosProblem {
         auto* mu = static_cast<double*>(std::malloc(sizeof(double) * size_t(p.contacts())));
         std::copy(p.q.data(), p.q.data() + n, q);
         std::copy(p.mu.begin(), p.mu.end(), mu);
-        problem = frictionContactProblem_new_with_data(3, p.contacts(),
-                                                       NM_create_from_data(NM_DENSE, n, n, w), q, mu);
+        problem = frictionContactProblem_new_with_data(
+            3, p.contacts(), NM_create_from_data(NM_DENSE, n, n, w), q, mu);
     }
     ~SiconosProblem() { frictionContactProblem_free(problem); }
     SiconosProblem(const SiconosProblem&) = delete;
@@ -117,56 +117,61 @@ TEST(Fclib, BadFilesAreOneClearError) {
     std::filesystem::remove(text);
 }
 
-TEST(Fclib, SiconosReadsOurFileAndItsNsgsFindsOurReactions) {
+/// Writes p as an FCLib file, reads it back and solves what was read with Siconos' NSGS, so
+/// that the reference goes through the file as a user's problem would.
+Eigen::VectorXd siconosThroughFile(const LocalProblem& p, const std::string& name,
+                                   double tolerance) {
+    const std::string path = tempFile(name);
+    EXPECT_FALSE(writeFclibLocal(path, p, "bed", name));
+    Expected<LocalProblem> read = readFclibLocal(path);
+    std::filesystem::remove(path);
+    if (!read.ok()) {
+        ADD_FAILURE() << read.error().message;
+        return Eigen::VectorXd::Zero(p.rows());
+    }
+    return siconosNsgs(*read, tolerance);
+}
+
+/// Our Gauss–Seidel on W from a cold start, required to reach the tolerance.
+Eigen::VectorXd gaussSeidel(const LocalProblem& p, double tolerance) {
+    Eigen::VectorXd r = Eigen::VectorXd::Zero(p.rows());
+    LocalGaussSeidelOptions g;
+    g.tolerance = tolerance;
+    g.maxIterations = 200000;
+    EXPECT_TRUE(solveLocalGaussSeidel(p, r, g).converged);
+    return r;
+}
+
+TEST(Fclib, SiconosNsgsFindsOurReactionsOnAFrictionlessBed) {
     // Frictionless, the regularised W is positive definite: one solution, which Siconos'
     // NSGS, our Gauss–Seidel on W and our interior point must all find; and Siconos' error
     // function gives our measure's value.
     const LocalProblem p = bedProblem(120, 0.0);
-    const std::string path = tempFile("frictionless.hdf5");
-    ASSERT_FALSE(writeFclibLocal(path, p, "bed", "frictionless"));
-    Expected<LocalProblem> read = readFclibLocal(path);
-    ASSERT_TRUE(read.ok());
-    const Eigen::VectorXd reference = siconosNsgs(*read, 1e-12);
-    ASSERT_EQ(reference.size(), p.rows());
-
-    Eigen::VectorXd gs = Eigen::VectorXd::Zero(p.rows());
-    LocalGaussSeidelOptions g;
-    g.tolerance = 1e-12;
-    g.maxIterations = 200000;
-    EXPECT_TRUE(solveLocalGaussSeidel(p, gs, g).converged);
+    const Eigen::VectorXd reference = siconosThroughFile(p, "frictionless.hdf5", 1e-12);
+    const Eigen::VectorXd gs = gaussSeidel(p, 1e-12);
     Eigen::VectorXd ip;
     InteriorPointSolver solver;
     InteriorPointOptions o;
     o.coulomb = true;
     o.maxIterations = 100;
     o.tolerance = 1e-14;
-    solver.solve(p, ip, o);
+    EXPECT_TRUE(solver.solve(p, ip, o).converged);
 
     const double scale = reference.cwiseAbs().maxCoeff();
     ASSERT_GT(scale, 0.0);
     EXPECT_LT((gs - reference).cwiseAbs().maxCoeff(), 1e-6 * scale);
     EXPECT_LT((ip - reference).cwiseAbs().maxCoeff(), 1e-6 * scale);
-    for (const Eigen::VectorXd* r : std::initializer_list<const Eigen::VectorXd*>{&reference, &gs, &ip})
+    for (const Eigen::VectorXd* r : {&reference, &gs, static_cast<const Eigen::VectorXd*>(&ip)})
         EXPECT_NEAR(siconosError(p, *r), coulombError(p, *r), 1e-9 + 1e-6 * coulombError(p, *r));
-    std::filesystem::remove(path);
 }
 
 TEST(Fclib, WithFrictionOurSolutionsPassSiconosErrorMeasure) {
     // Coulomb friction (μ = 0.5): the solution need not be unique in a packing, so each
     // solver's answer is judged by Siconos' own error function.
     const LocalProblem p = bedProblem(120, 0.5);
-    const std::string path = tempFile("frictional.hdf5");
-    ASSERT_FALSE(writeFclibLocal(path, p, "bed", "mu 0.5"));
-    Expected<LocalProblem> read = readFclibLocal(path);
-    ASSERT_TRUE(read.ok());
-    const Eigen::VectorXd reference = siconosNsgs(*read, 1e-8);
+    const Eigen::VectorXd reference = siconosThroughFile(p, "frictional.hdf5", 1e-8);
     EXPECT_LT(siconosError(p, reference), 1e-8);
-    Eigen::VectorXd gs = Eigen::VectorXd::Zero(p.rows());
-    LocalGaussSeidelOptions g;
-    g.tolerance = 1e-8;
-    g.maxIterations = 100000;
-    const LocalGaussSeidelResult res = solveLocalGaussSeidel(p, gs, g);
-    EXPECT_TRUE(res.converged);
+    const Eigen::VectorXd gs = gaussSeidel(p, 1e-8);
     EXPECT_LT(siconosError(p, gs), 1e-8);
     EXPECT_NEAR(siconosError(p, gs), coulombError(p, gs), 1e-10);
     // The normal reactions carry the same weight: their sums agree.
@@ -176,7 +181,6 @@ TEST(Fclib, WithFrictionOurSolutionsPassSiconosErrorMeasure) {
         theirs += reference[3 * c];
     }
     EXPECT_NEAR(ours, theirs, 1e-4 * theirs);
-    std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -3,9 +3,8 @@
 // agreement with converged PGS where both laws coincide, the cone optimality conditions on a
 // frictional bed, and iteration counts that do not grow with the column's height.
 #include "solve/interior_point.hpp"
-#include "bench_scenes.hpp"
+#include "bed_problem.hpp"
 #include "solve/contact_problem.hpp"
-#include "solve/contact_rows.hpp"
 #include "solve/pgs_solver.hpp"
 #include "solve/second_order_cone.hpp"
 #include "test_util.hpp"
@@ -251,30 +250,9 @@ TEST(InteriorPoint, AColumnCarriesItsWeightInIterationsThatDoNotGrowWithItsHeigh
 // Real rows: a settled bed
 // ---------------------------------------------------------------------------------------
 
-struct BedProblem {
-    std::vector<SolverContact> rows;
-    std::vector<SolverBody> bodies;
-};
-
-BedProblem settledBed(int particles, double friction) {
-    StepSettings s;
-    s.timeStep = 5e-3;
-    s.iterations = 40;
-    s.warmStart = true;
-    Material grain = scenes::servinGrain();
-    World world = test::makeWorld(scenes::bed(particles, 0.01, grain, s, 3));
-    test::runUntil(world, 0.5);
-    BedProblem p;
-    const ParticleStore& ps = world.particles();
-    p.bodies.resize(ps.size() + 1);
-    for (size_t i = 0; i < ps.size(); ++i) {
-        p.bodies[i].v = ps.velocity[i] + s.timeStep * s.gravity;
-        p.bodies[i].w = ps.angularVelocity[i];
-        p.bodies[i].invMass = ps.invMass[i];
-        p.bodies[i].setIsotropicInvInertia(ps.invInertia[i]);
-    }
-    buildContinuousRows(world.contacts(), world.materials(), world.contactHistory(), p.bodies, s,
-                        9.81, p.rows);
+/// The settled bed's rows with every contact's friction set to `friction`.
+test::SolverProblem settledBed(int particles, double friction) {
+    test::SolverProblem p = test::settledBedProblem(0.0, particles, 3, 0.5);
     for (SolverContact& r : p.rows)
         r.friction = friction;
     return p;
@@ -283,8 +261,8 @@ BedProblem settledBed(int particles, double friction) {
 TEST(InteriorPoint, AgreesWithConvergedPgsOnAFrictionlessBed) {
     // Without friction the associated and the PGS law coincide and Σ > 0 makes the solution
     // unique: both solvers must find the same impulses, from the same warm-started rows.
-    BedProblem pgsBed = settledBed(300, 0.0);
-    BedProblem ipBed = pgsBed;
+    test::SolverProblem pgsBed = settledBed(300, 0.0);
+    test::SolverProblem ipBed = pgsBed;
     PgsOptions o;
     o.iterations = 20000;
     PgsSolver pgs;
@@ -314,7 +292,7 @@ TEST(InteriorPoint, AgreesWithConvergedPgsOnAFrictionlessBed) {
 
 TEST(InteriorPoint, MeetsTheConeConditionsOnAFrictionalBed) {
     // λ_c ∈ K_c, y_c ∈ K_c*, λ_cᵀ y_c = 0 for every contact, to the tolerance.
-    const BedProblem bed = settledBed(300, 0.7);
+    const test::SolverProblem bed = settledBed(300, 0.7);
     const ContactProblem p = ContactProblem::fromRows(bed.rows, bed.bodies);
     ASSERT_GT(p.contacts(), 300);
     const Solution s = interiorPoint(p, 1e-10);

@@ -1,8 +1,7 @@
 // The PGS kernel on real rows: the SIMD block kernels against the general rows and against
 // each other, thread counts, warm solutions and the rows that must stay general.
-#include "bench_scenes.hpp"
+#include "bed_problem.hpp"
 #include "core/cpu_features.hpp"
-#include "solve/contact_rows.hpp"
 #include "solve/pgs_solver.hpp"
 #include "test_util.hpp"
 
@@ -11,35 +10,8 @@
 namespace ndem {
 namespace {
 
-/// The continuous problem of a settled bed's next step: rows and bodies as World builds them.
-struct Problem {
-    std::vector<SolverContact> rows;
-    std::vector<SolverBody> bodies;
-};
-
-Problem settledBedProblem(double rollingResistance = 0.0, int particles = 400, unsigned seed = 3,
-                          double settle = 0.6) {
-    StepSettings s;
-    s.timeStep = 5e-3;
-    s.iterations = 40;
-    s.warmStart = true;
-    Material grain = scenes::servinGrain();
-    grain.rollingResistance = rollingResistance;
-    World world = test::makeWorld(scenes::bed(particles, 0.01, grain, s, seed));
-    test::runUntil(world, settle);
-    Problem p;
-    const ParticleStore& ps = world.particles();
-    p.bodies.resize(ps.size() + 1);
-    for (size_t i = 0; i < ps.size(); ++i) {
-        p.bodies[i].v = ps.velocity[i] + s.timeStep * s.gravity;
-        p.bodies[i].w = ps.angularVelocity[i];
-        p.bodies[i].invMass = ps.invMass[i];
-        p.bodies[i].setIsotropicInvInertia(ps.invInertia[i]);
-    }
-    buildContinuousRows(world.contacts(), world.materials(), world.contactHistory(), p.bodies, s,
-                        9.81, p.rows);
-    return p;
-}
+using test::settledBedProblem;
+using Problem = test::SolverProblem;
 
 struct Solved {
     Problem problem;
