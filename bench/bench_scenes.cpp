@@ -144,4 +144,29 @@ Scene bed(int n, double d, const Material& material, const StepSettings& setting
     return s;
 }
 
+Scene bed2d(int n, double d, const Material& material, StepSettings settings, unsigned seed) {
+    settings.dimension = 2;
+    Scene s = emptyScene("bed-2d", material, settings);
+    Random random(seed);
+    const int side = std::max(2, static_cast<int>(std::ceil(std::sqrt(3.0 * n))));
+    const double spacing = 1.1 * d;
+    const double half = 0.5 * side * spacing;
+    s.walls.push_back(floorPlane());
+    for (double sign : {-1.0, 1.0}) {
+        Wall w;
+        w.name = sign < 0.0 ? "left" : "right";
+        w.position = Vec3(sign * half, 0.0, 0.0);
+        w.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3(-sign, 0.0, 0.0));
+        s.walls.push_back(w);
+    }
+    for (int i = 0; i < n; ++i) {
+        ParticleSpec p;
+        p.radius = 0.5 * d * random.uniform(0.9, 1.1);
+        p.position = Vec3(-half + (i % side + 0.5) * spacing + random.uniform(-0.02, 0.02) * d, 0.0,
+                          0.6 * d + (i / side) * spacing);
+        s.particles.push_back(p);
+    }
+    return s;
+}
+
 }  // namespace ndem::scenes

@@ -39,6 +39,11 @@ Scene rollingSphere(double speed, double diameter, const Material& material,
 Scene bed(int n, double diameter, const Material& material, const StepSettings& settings,
           unsigned seed = 1);
 
+/// The same in the plane (settings.dimension = 2): n disks in columns above a floor between
+/// two side walls, about sqrt(3 n) disks wide.
+Scene bed2d(int n, double diameter, const Material& material, StepSettings settings,
+            unsigned seed = 1);
+
 using ndem::Random;
 
 }  // namespace ndem::scenes

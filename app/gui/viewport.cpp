@@ -75,9 +75,14 @@ void sceneBounds(const Snapshot& s, const Scene& scene, glm::vec3& lo, glm::vec3
     }
 }
 
-/// A drum is watched along its axis (the cross-section of the flow); anything else from the
-/// default oblique view.
+/// A 2D scene is watched square on, x to the right and z up; a drum along its axis (the
+/// cross-section of the flow); anything else from the default oblique view.
 void aimCamera(const Snapshot& s, OrbitCamera& camera) {
+    if (s.settings.dimension == 2) {
+        camera.yaw = glm::radians(-90.0f);
+        camera.pitch = 0.0f;
+        return;
+    }
     camera.yaw = glm::radians(-60.0f);
     camera.pitch = glm::radians(20.0f);
     for (const Wall& w : s.walls) {

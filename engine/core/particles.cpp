@@ -4,10 +4,13 @@
 
 namespace ndem {
 
-Index ParticleStore::add(const ParticleSpec& s, double density) {
+Index ParticleStore::add(const ParticleSpec& s, double density, int dimension) {
+    const double r = s.radius;
+    const bool disk = dimension == 2;
     const double m = s.mass > 0.0 ? s.mass
-                                  : density * 4.0 / 3.0 * std::numbers::pi * s.radius * s.radius * s.radius;
-    const double inertia = 0.4 * m * s.radius * s.radius;
+                     : disk       ? density * std::numbers::pi * r * r
+                                  : density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
+    const double inertia = (disk ? 0.5 : 0.4) * m * r * r;
     const bool kinematic = (s.flags & kKinematic) != 0;
     const bool fixedRotation = kinematic || (s.flags & kFixedRotation) != 0;
     position.push_back(s.position);

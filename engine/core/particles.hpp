@@ -39,7 +39,8 @@ class ParticleStore {
     std::vector<double> radius;         ///< r (m)
     std::vector<double> mass;           ///< m (kg)
     std::vector<double> invMass;        ///< 1/m (1/kg), 0 for kinematic particles
-    std::vector<double> invInertia;  ///< 1/I (1/(kg m²)), I = (2/5) m r²; 0 if rotation is fixed
+    std::vector<double> invInertia;  ///< 1/I (1/(kg m²)), I = (2/5) m r² (a disk: m r²/2); 0 if
+                                     ///< rotation is fixed
     std::vector<MaterialId> material;     ///< index into the MaterialTable
     std::vector<std::uint8_t> flags;      ///< ParticleFlag bits
     std::vector<std::uint32_t> id;        ///< stable identity (creation order)
@@ -48,8 +49,9 @@ class ParticleStore {
     size_t size() const { return position.size(); }
     bool empty() const { return position.empty(); }
 
-    /// Adds a particle of the given material density; returns its storage index.
-    Index add(const ParticleSpec& spec, double density);
+    /// Adds a particle of the given material density; returns its storage index. Dimension 2:
+    /// a disk, its mass and inertia per metre of thickness.
+    Index add(const ParticleSpec& spec, double density, int dimension = 3);
     void reserve(size_t n);
     void clear();
 

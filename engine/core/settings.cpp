@@ -59,6 +59,13 @@ std::optional<Error> validate(const StepSettings& s) {
     if (!check.error && !cpuSupports(s.simd))
         return Error{std::string("settings.solver.simd: ") + kSimdLevelNames[int(s.simd)] +
                      " is not available on this CPU or build (use auto or scalar)"};
+    if (!check.error && s.dimension == 2 && s.gravity.y() != 0.0)
+        return Error{"settings.gravity: a 2D scene moves in the x-z plane; gravity's y component "
+                     "must be 0"};
+    if (!check.error && s.dimension == 2 && s.contactLaw == ContactLaw::Hertz &&
+        s.mode != StepMode::Nonsmooth)
+        return Error{"settings.contact.law: Hertz's law is for spheres; disks in the plane take "
+                     "the linear law (or mode nonsmooth)"};
     if (!check.error && s.reduction.enabled && s.mode == StepMode::Smooth)
         return Error{"settings.reduction.enabled: model reduction needs mode semi-smooth or "
                      "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};

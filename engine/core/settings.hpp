@@ -43,6 +43,10 @@ inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequen
 inline constexpr std::array<const char*, 2> kSpeculativeReachNames{"sum", "largest"};
 
 struct StepSettings {
+    /// 3: spheres in space. 2: disks in the x–z plane (krabbenhoft-2012's and alart-2014's
+    /// examples): positions and velocities keep y = 0, rotation is about y only, masses and
+    /// inertias are per metre of thickness (m = ρ π r², I = m r²/2). Fixed for a run.
+    int dimension = 3;
     StepMode mode = StepMode::SemiSmooth;
     double timeStep = 0.01;                   ///< h (s)
     Vec3 gravity = Vec3(0.0, 0.0, -9.81);     ///< g (m/s²)
@@ -152,6 +156,11 @@ struct SettingInfo {
 template <class S, class V>
 void visitSettings(S& s, V&& v) {
     constexpr double inf = std::numeric_limits<double>::infinity();
+    v(SettingInfo{"dimension", "",
+                  "3: spheres in space; 2: disks in the x-z plane, masses and inertias per metre "
+                  "of thickness (fixed for a run)",
+                  2.0, 3.0},
+      s.dimension);
     v(SettingInfo{"mode", "", "smooth | semi-smooth | nonsmooth"}, s.mode, kStepModeNames);
     v(SettingInfo{"timeStep", "s", "time step h", 0.0, inf, true}, s.timeStep);
     v(SettingInfo{"gravity", "m/s^2", "gravity vector"}, s.gravity);

@@ -44,8 +44,11 @@ std::optional<Error> writeFclibLocal(const std::string& path, const LocalProblem
                                      const std::string& title, const std::string& description) {
     if (const std::string bad = p.check(); !bad.empty())
         return Error{path + ": cannot write this problem: " + bad};
+    // FCLib's problems are 3D (three rows per contact) or 2D (two).
+    const int spacedim = p.dim.empty() ? 3 : p.dim.front();
     for (int d : p.dim)
-        if (d != 3) return Error{path + ": FCLib's 3D problems need three rows per contact"};
+        if (d != spacedim || d < 2)
+            return Error{path + ": FCLib's problems have three rows per contact (3D) or two (2D)"};
     Eigen::SparseMatrix<double> w = p.W;
     w.makeCompressed();
     std::vector<int> outer(w.outerIndexPtr(), w.outerIndexPtr() + w.outerSize() + 1);
@@ -66,7 +69,7 @@ std::optional<Error> writeFclibLocal(const std::string& path, const LocalProblem
     local.W = &W;
     local.mu = mu.data();
     local.q = q.data();
-    local.spacedim = 3;
+    local.spacedim = spacedim;
     local.info = &info;
 
     // Written next to the target and renamed, so a failure leaves no half-written file.
@@ -94,14 +97,15 @@ Expected<LocalProblem> readFclibLocal(const std::string& path) {
         fclib_local* l;
         ~Free() { fclib_delete_local(l); }
     } free{local};
-    if (local->spacedim != 3)
-        return Error{path + ": spacedim " + std::to_string(local->spacedim) +
-                     ": only 3D local problems are supported"};
+    const int d = local->spacedim;
+    if (d != 2 && d != 3)
+        return Error{path + ": spacedim " + std::to_string(d) + ": expected 2 or 3"};
     if (local->V || local->R || local->s)
         return Error{path + ": problems with equality constraints (V, R, s) are not supported"};
     const fclib_matrix* W = local->W;
-    if (!W || W->m != W->n || W->m <= 0 || W->m % 3 != 0)
-        return Error{path + ": W must be square with three rows per contact"};
+    if (!W || W->m != W->n || W->m <= 0 || W->m % d != 0)
+        return Error{path + ": W must be square with " + std::to_string(d) +
+                     " rows per contact"};
     if (!local->q || !local->mu) return Error{path + ": q or mu is missing"};
 
     LocalProblem p;
@@ -134,9 +138,9 @@ Expected<LocalProblem> readFclibLocal(const std::string& path) {
     p.W.resize(n, n);
     p.W.setFromTriplets(entries.begin(), entries.end());
     p.q = Eigen::Map<const Eigen::VectorXd>(local->q, n);
-    for (int c = 0; c < n / 3; ++c) {
-        p.dim.push_back(3);
-        p.offset.push_back(3 * c);
+    for (int c = 0; c < n / d; ++c) {
+        p.dim.push_back(d);
+        p.offset.push_back(d * c);
         p.mu.push_back(local->mu[c]);
     }
     if (const std::string bad = p.check(); !bad.empty()) return Error{path + ": " + bad};

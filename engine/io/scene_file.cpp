@@ -477,13 +477,24 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
                 throw LoadError(rf.pathOf("shape"), "expected box | cylinder (got \"" + shape + "\")");
             }
             rf.finish();
+            // A 2D scene's lattice is the region's cut by the plane y = 0 (a box's rectangle, a
+            // cylinder along y's disk).
+            const bool planar = scene.settings.dimension == 2;
             auto inside = [&](const Vec3& p) {
                 const double m = 0.5 * spacing;
-                if (shape == "box") return ((p - lo).array() >= m - 1e-12).all() && ((hi - p).array() >= m - 1e-12).all();
+                if (shape == "box") {
+                    for (int c = 0; c < 3; ++c)
+                        if (!(planar && c == 1) && (p[c] - lo[c] < m - 1e-12 || hi[c] - p[c] < m - 1e-12))
+                            return false;
+                    return true;
+                }
+                if (planar && std::abs(std::abs(axis.y()) - 1.0) < 1e-12)
+                    return std::hypot(p.x() - base.x(), p.z() - base.z()) <= cylRadius - m;
                 const double along = (p - base).dot(axis);
                 return along >= m && along <= height - m && (p - base - along * axis).norm() <= cylRadius - m;
             };
-            const Eigen::Vector3i n = ((hi - lo) / spacing).array().floor().cast<int>().max(1);
+            Eigen::Vector3i n = ((hi - lo) / spacing).array().floor().cast<int>().max(1);
+            if (planar) n.y() = 1;
             // Centre the lattice in the bounding box: a narrow cylinder keeps its symmetric
             // points (a 3 d silo holds 4 per layer, not 1).
             const Vec3 offset = 0.5 * ((hi - lo) - spacing * n.cast<double>());
@@ -491,7 +502,8 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
             for (int z = 0; z < n.z(); ++z)
                 for (int y = 0; y < n.y(); ++y)
                     for (int x = 0; x < n.x(); ++x) {
-                        const Vec3 p = lo + offset + spacing * Vec3(x + 0.5, y + 0.5, z + 0.5);
+                        Vec3 p = lo + offset + spacing * Vec3(x + 0.5, y + 0.5, z + 0.5);
+                        if (planar) p.y() = 0.0;
                         if (inside(p)) points.push_back(p);
                     }
             // Fill from the bottom up so that `count` grains form a bed, whatever the shape.
@@ -505,7 +517,8 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
                 ParticleSpec p = proto;
                 p.radius = radii.sample(random);
                 p.position = points[k];
-                for (int c = 0; c < 3; ++c) p.position[c] += random.uniform(-jitter, jitter);
+                for (int c = 0; c < 3; ++c)
+                    if (!(planar && c == 1)) p.position[c] += random.uniform(-jitter, jitter);
                 scene.particles.push_back(p);
             }
         } else {

@@ -1,5 +1,7 @@
 #include "solve/contact_problem.hpp"
 
+#include "solve/second_order_cone.hpp"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -39,7 +41,7 @@ Eigen::Matrix3d inverseInertia(const SolverBody& body) {
 }  // namespace
 
 ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
-                                        std::span<const SolverBody> bodies, bool threeRows) {
+                                        std::span<const SolverBody> bodies, ProblemForm form) {
     ContactProblem p;
     p.unknownOf.assign(bodies.size(), -1);
     for (size_t i = 0; i < bodies.size(); ++i) {
@@ -82,11 +84,12 @@ ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
         const SolverContact& c = rows[i];
         if (c.invD[0] <= 0.0) continue;  // a row the PGS never moves (no body can)
         const double mu = c.friction * c.scale;
-        const int dim = (mu > 0.0 || threeRows) && c.invD[1] > 0.0 ? 3 : 1;
+        const int full = form.dimension == 2 ? 2 : 3;
+        const int dim = (mu > 0.0 || form.tangentialAlways) && c.invD[1] > 0.0 ? full : 1;
         p.contactRow.push_back(static_cast<int>(i));
         p.dim.push_back(dim);
         p.offset.push_back(static_cast<int>(bias.size()));
-        p.mu.push_back(dim == 3 ? mu : 0.0);
+        p.mu.push_back(dim > 1 ? mu : 0.0);
         p.scale.push_back(c.scale);
         const int ua = p.unknownOf[static_cast<size_t>(c.a)];
         const int ub = p.unknownOf[static_cast<size_t>(c.b)];
@@ -229,18 +232,16 @@ ProblemResidual pgsResidual(const ContactProblem& p, const Eigen::VectorXd& lamb
         // Normal: λ ← max(0, λ − y D⁻¹); friction: (λ_t − y_t D⁻¹) onto the disc μ' λ_n.
         const double ln = std::max(0.0, lambda[o] - y[o] * p.invD[o]);
         add(ln - lambda[o], p.invD[o], true);
-        if (p.dim[static_cast<size_t>(c)] == 3) {
-            double l1 = lambda[o + 1] - y[o + 1] * p.invD[o + 1];
-            double l2 = lambda[o + 2] - y[o + 2] * p.invD[o + 2];
-            const double limit = p.mu[static_cast<size_t>(c)] * ln;
-            const double mag = std::hypot(l1, l2);
-            if (mag > limit) {
-                l1 *= limit / mag;
-                l2 *= limit / mag;
-            }
-            add(l1 - lambda[o + 1], p.invD[o + 1], false);
-            add(l2 - lambda[o + 2], p.invD[o + 2], false);
-        }
+        const int d = p.dim[static_cast<size_t>(c)];
+        if (d == 1) continue;
+        double l[3] = {};
+        for (int k = 1; k < d; ++k)
+            l[k] = lambda[o + k] - y[o + k] * p.invD[o + k];
+        const double limit = p.mu[static_cast<size_t>(c)] * ln;
+        const double mag = cone::tangentNorm(d, l);
+        const double f = mag > limit ? limit / mag : 1.0;
+        for (int k = 1; k < d; ++k)
+            add(f * l[k] - lambda[o + k], p.invD[o + k], false);
     }
     if (counted > 0) r.mean /= counted;
     if (normals > 0) r.normal /= normals;

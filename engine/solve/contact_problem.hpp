@@ -3,7 +3,8 @@
 //
 //   v = v* + M⁻¹ Jᵀ λ,   y = J v + Σ λ − b,   λ_c ∈ K_c,   y_c ∈ K_c*,   λ_cᵀ y_c = 0,
 //
-// per contact c the rows normal, t1, t2 of SolverContact (the normal row Hertz-scaled, its
+// per contact c the rows normal, t1, t2 of SolverContact (normal and t1 in the plane: a 2D
+// scene's t2 is the plane's normal, where nothing moves; the normal row Hertz-scaled, its
 // impulse in row units), K_c = {‖λ_t‖ ≤ μ' λ_n} with μ' = μ s, K_c* = {y_n ≥ μ' ‖y_t‖}: the
 // associated sliding rule of krabbenhoft-2012 Sec. 3.2 (a sliding contact separates at μ'‖y_t‖,
 // the dilation the paper shows vanishes with the time step). A frictionless contact keeps
@@ -22,6 +23,12 @@
 
 namespace ndem {
 
+/// Which rows of each contact the problem keeps.
+struct ProblemForm {
+    int dimension = 3;              ///< 2: contacts in the x–z plane keep normal and t1 only
+    bool tangentialAlways = false;  ///< keep the tangential rows without friction (FCLib)
+};
+
 struct ContactProblem {
     using Sparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
@@ -32,7 +39,7 @@ struct ContactProblem {
     Sparse invM;                   ///< its inverse
     Eigen::VectorXd vFree;         ///< v* (m/s, rad/s)
 
-    /// Contacts: the row each came from, its cone's dimension (1 or 3) and first row.
+    /// Contacts: the row each came from, its cone's dimension (1, 2 or 3) and first row.
     std::vector<int> contactRow;
     std::vector<int> bodyA, bodyB;  ///< movable index of the contact's bodies, or −1
     std::vector<int> dim;
@@ -48,10 +55,9 @@ struct ContactProblem {
     int contacts() const { return static_cast<int>(dim.size()); }
 
     /// From the rows of one solve and the bodies they act on. The bodies' velocities may
-    /// already hold the rows' warm-start impulses: they are taken out of v*. threeRows: every
-    /// contact keeps its tangential rows, even without friction (FCLib's 3D problems).
+    /// already hold the rows' warm-start impulses: they are taken out of v*.
     static ContactProblem fromRows(std::span<const SolverContact> rows,
-                                   std::span<const SolverBody> bodies, bool threeRows = false);
+                                   std::span<const SolverBody> bodies, ProblemForm form = {});
 
     /// v* + M⁻¹ Jᵀ λ.
     Eigen::VectorXd velocities(const Eigen::VectorXd& lambda) const;
@@ -64,7 +70,7 @@ struct ContactProblem {
     LocalProblem local() const;
     /// The local form in impulses and velocities (r = S λ, u = S⁻¹ y, S = diag(s, 1, 1) per
     /// contact, cones with the material's μ), as FCLib files carry it; frictionless contacts
-    /// keep their rows only with threeRows.
+    /// keep their tangential rows only with ProblemForm::tangentialAlways.
     LocalProblem physical() const;
 
     /// Writes λ into the rows and v into the bodies.

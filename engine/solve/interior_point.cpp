@@ -78,8 +78,9 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
         double moved = 0.0;
         for (int c = 0; c < p.contacts(); ++c) {
             const int o = p.offset[static_cast<size_t>(c)];
-            if (p.dim[static_cast<size_t>(c)] != 3) continue;
-            const double s = p.mu[static_cast<size_t>(c)] * std::hypot(u[o + 1], u[o + 2]);
+            const int d = p.dim[static_cast<size_t>(c)];
+            if (d == 1) continue;
+            const double s = p.mu[static_cast<size_t>(c)] * cone::tangentNorm(d, u.data() + o);
             moved = std::max(moved, std::abs(s - shift[o]));
             shift[o] = s;
         }
@@ -99,17 +100,17 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     InteriorPointResult result;
     result.programs = 1;
     rOut = Eigen::VectorXd::Zero(full.rows());
-    // The cones: a contact with friction keeps its three rows, one without its normal row (its
-    // tangential reactions are zero and its tangential velocity free).
+    // The cones: a contact with friction keeps its rows (three in space, two in the plane), one
+    // without its normal row (its tangential reactions are zero and its tangential velocity free).
     std::vector<int> dims, offsets, rowsUsed;
     std::vector<double> mus;
     for (int c = 0; c < full.contacts(); ++c) {
         const int o = full.offset[static_cast<size_t>(c)];
         const double mu = full.mu[static_cast<size_t>(c)];
-        const int d = full.dim[static_cast<size_t>(c)] == 3 && mu > 0.0 ? 3 : 1;
+        const int d = mu > 0.0 ? full.dim[static_cast<size_t>(c)] : 1;
         dims.push_back(d);
         offsets.push_back(static_cast<int>(rowsUsed.size()));
-        mus.push_back(d == 3 ? mu : 0.0);
+        mus.push_back(d > 1 ? mu : 0.0);
         for (int k = 0; k < d; ++k)
             rowsUsed.push_back(o + k);
     }
@@ -138,7 +139,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     // friction cone, V the largest free velocity, P/V the inverse of Ŵ's mean diagonal.
     Eigen::VectorXd t = Eigen::VectorXd::Ones(m);
     for (int c = 0; c < coneCount; ++c)
-        if (dims[static_cast<size_t>(c)] == 3)
+        if (dims[static_cast<size_t>(c)] > 1)
             t[offsets[static_cast<size_t>(c)]] = mus[static_cast<size_t>(c)];
     // Ŵ = T⁻¹ W T⁻¹ · P/V with P/V = 1 / mean diagonal.
     const Eigen::VectorXd tinv = t.cwiseInverse();

@@ -1,5 +1,7 @@
 #include "solve/local_gauss_seidel.hpp"
 
+#include "solve/second_order_cone.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -25,18 +27,16 @@ LocalGaussSeidelResult solveLocalGaussSeidel(const LocalProblem& p, Eigen::Vecto
         for (int c = 0; c < p.contacts(); ++c) {
             const int o = p.offset[static_cast<size_t>(c)];
             if (diagonal[o] > 0.0) move(o, std::max(0.0, r[o] - u[o] / diagonal[o]) - r[o]);
-            if (p.dim[static_cast<size_t>(c)] != 3) continue;
+            const int d = p.dim[static_cast<size_t>(c)];
+            if (d == 1) continue;
             const double limit = p.mu[static_cast<size_t>(c)] * r[o];
-            double t1 = diagonal[o + 1] > 0.0 ? r[o + 1] - u[o + 1] / diagonal[o + 1] : 0.0;
-            double t2 = diagonal[o + 2] > 0.0 ? r[o + 2] - u[o + 2] / diagonal[o + 2] : 0.0;
-            const double mag = std::hypot(t1, t2);
-            if (mag > limit) {
-                const double f = mag > 0.0 ? limit / mag : 0.0;
-                t1 *= f;
-                t2 *= f;
-            }
-            move(o + 1, t1 - r[o + 1]);
-            move(o + 2, t2 - r[o + 2]);
+            double t[3] = {};
+            for (int k = 1; k < d; ++k)
+                t[k] = diagonal[o + k] > 0.0 ? r[o + k] - u[o + k] / diagonal[o + k] : 0.0;
+            const double mag = cone::tangentNorm(d, t);
+            const double f = mag > limit ? (mag > 0.0 ? limit / mag : 0.0) : 1.0;
+            for (int k = 1; k < d; ++k)
+                move(o + k, f * t[k] - r[o + k]);
         }
         result.iterations = k + 1;
         result.error = coulombError(p, r);

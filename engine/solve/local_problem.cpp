@@ -1,5 +1,7 @@
 #include "solve/local_problem.hpp"
 
+#include "solve/second_order_cone.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,7 +14,7 @@ std::string LocalProblem::check() const {
     if (W.rows() != rows() || W.cols() != rows()) return "W is not rows × rows";
     int next = 0;
     for (size_t c = 0; c < n; ++c) {
-        if (dim[c] != 1 && dim[c] != 3) return "contact " + std::to_string(c) + ": 1 or 3 rows";
+        if (dim[c] < 1 || dim[c] > 3) return "contact " + std::to_string(c) + ": 1, 2 or 3 rows";
         if (offset[c] != next) return "contact " + std::to_string(c) + ": rows out of order";
         if (!(mu[c] >= 0.0) || !std::isfinite(mu[c]))
             return "contact " + std::to_string(c) + ": friction coefficient must be >= 0";
@@ -34,26 +36,27 @@ double coulombError(const LocalProblem& p, const Eigen::VectorXd& r) {
             sum += d * d;
             continue;
         }
+        const int d = p.dim[static_cast<size_t>(c)];
         const double mu = p.mu[static_cast<size_t>(c)];
-        const double ut = std::hypot(u[o + 1], u[o + 2]);
+        const double ut = cone::tangentNorm(d, u.data() + o);
         // x = r − û, projected onto K = {‖x_t‖ ≤ μ x_n}.
-        double x[3] = {r[o] - (u[o] + mu * ut), r[o + 1] - u[o + 1], r[o + 2] - u[o + 2]};
-        const double xt = std::hypot(x[1], x[2]);
-        double proj[3];
+        double x[3] = {r[o] - (u[o] + mu * ut), 0.0, 0.0};
+        for (int k = 1; k < d; ++k)
+            x[k] = r[o + k] - u[o + k];
+        const double xt = cone::tangentNorm(d, x);
+        double proj[3] = {0.0, 0.0, 0.0};
         if (xt <= mu * x[0]) {
             std::copy(x, x + 3, proj);
-        } else if (mu * xt <= -x[0]) {
-            proj[0] = proj[1] = proj[2] = 0.0;  // inside the polar cone
-        } else {
+        } else if (mu * xt > -x[0]) {  // else inside the polar cone: the projection is 0
             const double n = (x[0] + mu * xt) / (1.0 + mu * mu);
             proj[0] = n;
             const double f = xt > 0.0 ? mu * n / xt : 0.0;
-            proj[1] = f * x[1];
-            proj[2] = f * x[2];
+            for (int k = 1; k < d; ++k)
+                proj[k] = f * x[k];
         }
-        for (int k = 0; k < 3; ++k) {
-            const double d = r[o + k] - proj[k];
-            sum += d * d;
+        for (int k = 0; k < d; ++k) {
+            const double e = r[o + k] - proj[k];
+            sum += e * e;
         }
     }
     const double norm = p.q.norm();

@@ -2,7 +2,8 @@
 //
 //   u = W r + q,   r_c ∈ K_c = {‖r_t‖ ≤ μ_c r_n},   û_c = u_c + μ_c ‖u_t‖ e_n ∈ K_c*,   r_c ⊥ û_c
 //
-// per contact c (rows normal, t1, t2; a contact of one row is frictionless). With the term
+// per contact c (rows normal, t1, t2 in space, normal and t in the plane; a contact of one row is
+// frictionless). With the term
 // μ‖u_t‖ this is Coulomb's law (De Saxcé's bipotential form); without it, the associated law
 // of krabbenhoft-2012 Sec. 3.2, a convex cone program.
 #pragma once
@@ -18,13 +19,13 @@ namespace ndem {
 struct LocalProblem {
     Eigen::SparseMatrix<double> W;  ///< Delassus operator, rows × rows (symmetric, PSD)
     Eigen::VectorXd q;              ///< free local velocity
-    std::vector<int> dim;           ///< rows of each contact: 3, or 1 (normal only)
+    std::vector<int> dim;           ///< rows of each contact: 3 (space), 2 (plane) or 1 (normal only)
     std::vector<int> offset;        ///< first row of each contact
     std::vector<double> mu;         ///< friction coefficient of each contact
 
     int rows() const { return static_cast<int>(q.size()); }
     int contacts() const { return static_cast<int>(dim.size()); }
-    /// Empty when well formed, else what is wrong (sizes, negative μ, rows of 2).
+    /// Empty when well formed, else what is wrong (sizes, negative μ, rows of 4).
     std::string check() const;
 };
 

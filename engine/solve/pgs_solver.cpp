@@ -519,7 +519,7 @@ PgsSolver& PgsSolver::operator=(PgsSolver&&) noexcept = default;
 PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
                                         std::span<SolverBody> bodies, const PgsOptions& options) {
     if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
-    const ContactProblem problem = ContactProblem::fromRows(rows, bodies);
+    const ContactProblem problem = ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension});
     InteriorPointOptions o;
     o.maxIterations = options.iterations;
     o.tolerance = options.tolerance;

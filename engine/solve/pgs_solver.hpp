@@ -35,6 +35,9 @@ struct PgsOptions {
     /// false: every row through the general kernel, in the order the blocks would take them
     /// (tests compare the block kernels against it).
     bool blocks = true;
+    /// 2: the contacts lie in the x–z plane; the interior-point method takes their normal and
+    /// t1 rows only (the PGS sweeps t2 too, which stays zero there).
+    int dimension = 3;
 };
 
 struct PgsResult {

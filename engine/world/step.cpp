@@ -5,6 +5,7 @@
 #include "solve/general_rows.hpp"
 #include "solve/smooth_dem.hpp"
 #include "solve/warm_start.hpp"
+#include "world/planar_scene.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -154,7 +155,8 @@ void World::continuousStage(StepContext& ctx) {
     }
     if (m_probe.requested) runSolverProbe(ctx);
     if (m_captureProblem) {
-        m_capturedProblem = ContactProblem::fromRows(m_rows, m_bodies, true);
+        m_capturedProblem = ContactProblem::fromRows(
+            m_rows, m_bodies, ProblemForm{m_settings.dimension, true});
         m_captureProblem = false;
     }
     const PgsResult r =
@@ -267,6 +269,7 @@ PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tole
     o.precision = m_settings.precision;
     o.method = m_settings.method;
     o.order = m_settings.order;
+    o.dimension = m_settings.dimension;
     return o;
 }
 
@@ -336,7 +339,9 @@ void World::accumulateWallForces(const ContactSet& c) {
 
 void World::integratePositions(const StepContext& ctx) {
     const double h = m_settings.timeStep;
+    const bool planar = m_settings.dimension == 2;
     parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
+        if (planar) keepInPlane(m_particles, begin, end);
         for (int i = begin; i < end; ++i) {
             m_particles.position[i] += h * m_particles.velocity[i];
             const Vec3& w = m_particles.angularVelocity[i];

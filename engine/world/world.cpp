@@ -1,6 +1,7 @@
 #include "world/world.hpp"
 
 #include "core/material_properties.hpp"
+#include "world/planar_scene.hpp"
 #include "solve/smooth_dem.hpp"
 
 #include <sstream>
@@ -8,6 +9,7 @@
 namespace ndem {
 
 Expected<World> World::create(const Scene& scene) {
+    if (auto e = checkPlanarScene(scene)) return *e;
     World w;
     w.m_name = scene.name;
     std::string error;
@@ -26,16 +28,19 @@ Expected<World> World::create(const Scene& scene) {
             (wall.mesh < 0 || wall.mesh >= static_cast<int>(w.m_meshes.size())))
             return Error{"wall '" + wall.name + "': mesh index out of range"};
     }
+    // Masses follow the dimension: it is set before the first grain and never changes.
+    w.m_settings.dimension = scene.settings.dimension;
     w.m_particles.reserve(scene.particles.size());
     for (const ParticleSpec& p : scene.particles) {
         if (p.material >= materialCount) return Error{"particle: unknown material index"};
         if (!(p.radius > 0.0)) return Error{"particle: radius must be > 0"};
-        w.m_particles.add(p, w.m_materials.materials()[p.material].density);
+        w.insertParticle(p);
     }
     for (const EmitterSpec& e : scene.emitters) {
         if (e.material >= materialCount) return Error{"emitter '" + e.name + "': unknown material"};
         Emitter emitter;
         emitter.spec = e;
+        if (scene.settings.dimension == 2) emitter.spec.min.y() = emitter.spec.max.y() = 0.0;
         emitter.random = Random(e.seed);
         w.m_emitters.push_back(emitter);
     }
@@ -90,7 +95,8 @@ Index World::addParticle(const ParticleSpec& spec) {
 }
 
 Index World::insertParticle(const ParticleSpec& spec) {
-    return m_particles.add(spec, m_materials.materials()[spec.material].density);
+    return m_particles.add(spec, m_materials.materials()[spec.material].density,
+                           m_settings.dimension);
 }
 
 void World::syncContacts() const {
@@ -116,6 +122,9 @@ double World::smoothStabilityLimit() const {
 
 std::optional<Error> World::applySettings(const StepSettings& s) {
     if (auto e = validate(s)) return e;
+    if (s.dimension != m_settings.dimension)
+        return Error{"settings.dimension: fixed for a run (it sets the grains' masses); change it "
+                     "in the scene and reset"};
     if (auto e = solverTakesMaterials(s.method, m_materials)) return e;
     if (s.mode == StepMode::Smooth) {
         std::vector<MaterialId> wallMaterials;

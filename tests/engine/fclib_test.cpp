@@ -16,6 +16,9 @@ extern "C" {
 #include <siconos/numerics/NonSmoothDrivers.h>
 #include <siconos/numerics/NumericsMatrix.h>
 #include <siconos/numerics/SolverOptions.h>
+#define restrict __restrict  // a C99 keyword in fc2d_compute_error.h
+#include <siconos/numerics/fc2d_compute_error.h>
+#undef restrict
 #include <siconos/numerics/fc3d_compute_error.h>
 }
 
@@ -27,14 +30,17 @@ extern "C" {
 namespace ndem {
 namespace {
 
-/// The contact problem of a settled bed's next step, every contact with three rows, in FCLib's
-/// units (impulses, velocities).
-LocalProblem bedProblem(int particles, double friction) {
+/// The contact problem of a settled bed's next step, every contact with three rows (two for a
+/// bed of disks in the plane), in FCLib's units (impulses, velocities).
+LocalProblem bedProblem(int particles, double friction, int dimension = 3) {
     StepSettings s;
     s.timeStep = 5e-3;
     s.iterations = 40;
     s.warmStart = true;
-    World world = test::makeWorld(scenes::bed(particles, 0.01, scenes::servinGrain(), s, 3));
+    s.contactLaw = dimension == 2 ? ContactLaw::Linear : ContactLaw::Hertz;
+    const Material grain = scenes::servinGrain();
+    World world = test::makeWorld(dimension == 2 ? scenes::bed2d(particles, 0.01, grain, s, 3)
+                                                 : scenes::bed(particles, 0.01, grain, s, 3));
     test::runUntil(world, 0.4);
     world.requestContactProblem();
     world.step();
@@ -62,7 +68,7 @@ struct SiconosProblem {
         std::copy(p.q.data(), p.q.data() + n, q);
         std::copy(p.mu.begin(), p.mu.end(), mu);
         problem = frictionContactProblem_new_with_data(
-            3, p.contacts(), NM_create_from_data(NM_DENSE, n, n, w), q, mu);
+            p.dim.front(), p.contacts(), NM_create_from_data(NM_DENSE, n, n, w), q, mu);
     }
     ~SiconosProblem() { frictionContactProblem_free(problem); }
     SiconosProblem(const SiconosProblem&) = delete;
@@ -73,20 +79,27 @@ struct SiconosProblem {
 Eigen::VectorXd siconosNsgs(const LocalProblem& p, double tolerance) {
     SiconosProblem s(p);
     Eigen::VectorXd r = Eigen::VectorXd::Zero(p.rows()), u = Eigen::VectorXd::Zero(p.rows());
-    SolverOptions* options = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+    const bool planar = p.dim.front() == 2;
+    SolverOptions* options =
+        solver_options_create(planar ? SICONOS_FRICTION_2D_NSGS : SICONOS_FRICTION_3D_NSGS);
     options->dparam[SICONOS_DPARAM_TOL] = tolerance;
     options->iparam[SICONOS_IPARAM_MAX_ITER] = 200000;
-    const int info = fc3d_driver(s.problem, r.data(), u.data(), options);
+    const int info = planar ? fc2d_driver(s.problem, r.data(), u.data(), options)
+                            : fc3d_driver(s.problem, r.data(), u.data(), options);
     EXPECT_EQ(info, 0) << "Siconos NSGS did not converge";
     solver_options_delete(options);
     return r;
 }
 
-/// Siconos' own fc3d error of r.
+/// Siconos' own fc3d error of r (fc2d's for a problem in the plane).
 double siconosError(const LocalProblem& p, const Eigen::VectorXd& r) {
     SiconosProblem s(p);
     Eigen::VectorXd z = r, w = Eigen::VectorXd::Zero(r.size());
     double error = 0.0;
+    if (p.dim.front() == 2) {
+        fc2d_compute_error(s.problem, z.data(), w.data(), 1e-30, p.q.norm(), &error);
+        return error;
+    }
     SolverOptions* options = solver_options_create(SICONOS_FRICTION_3D_NSGS);
     fc3d_compute_error(s.problem, z.data(), w.data(), 1e-30, options, p.q.norm(), &error);
     solver_options_delete(options);
@@ -181,6 +194,33 @@ TEST(Fclib, WithFrictionOurSolutionsPassSiconosErrorMeasure) {
         theirs += reference[3 * c];
     }
     EXPECT_NEAR(ours, theirs, 1e-4 * theirs);
+}
+
+TEST(Fclib, APlanarStepIsTwoRowsPerContactAndSiconosAgrees) {
+    // Disks in the plane: FCLib's 2D problem (spacedim 2), through the file to Siconos' fc2d
+    // NSGS; our Gauss–Seidel and interior point pass its error measure, and the normal
+    // reactions carry the same weight.
+    const LocalProblem p = bedProblem(120, 0.5, 2);
+    ASSERT_GT(p.contacts(), 100);
+    EXPECT_EQ(p.rows(), 2 * p.contacts());
+    const Eigen::VectorXd reference = siconosThroughFile(p, "planar.hdf5", 1e-10);
+    EXPECT_LT(siconosError(p, reference), 1e-8);
+    const Eigen::VectorXd gs = gaussSeidel(p, 1e-10);
+    EXPECT_LT(siconosError(p, gs), 1e-8);
+    InteriorPointSolver solver;
+    InteriorPointOptions o;
+    o.coulomb = true;
+    o.maxIterations = 300;
+    Eigen::VectorXd ip;
+    solver.solve(p, ip, o);
+    EXPECT_LT(coulombError(p, ip), 1e-6);
+    double ours = 0.0, theirs = 0.0;
+    for (int c = 0; c < p.contacts(); ++c) {
+        ours += gs[2 * c];
+        theirs += reference[2 * c];
+    }
+    EXPECT_NEAR(ours, theirs, 1e-4 * theirs);
+    EXPECT_NEAR(siconosError(p, gs), coulombError(p, gs), 1e-12);
 }
 
 }  // namespace

@@ -73,24 +73,36 @@ Solution interiorPoint(const ContactProblem& p, double tolerance = 1e-12, int it
 // ---------------------------------------------------------------------------------------
 
 TEST(SecondOrderCone, NesterovToddScalingMapsBothPointsToOne) {
-    // R z = R⁻¹ s = ℓ for the scaling of (s, z), and R⁻¹ undoes R.
+    // R z = R⁻¹ s = ℓ for the scaling of (s, z), and R⁻¹ undoes R: the cones of contacts in
+    // space (three rows) and in the plane (two).
     std::mt19937 random(5);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (int trial = 0; trial < 100; ++trial) {
-        double s[3] = {0, u(random), u(random)}, z[3] = {0, u(random), u(random)};
-        s[0] = std::hypot(s[1], s[2]) + 0.01 + std::abs(u(random));
-        z[0] = std::hypot(z[1], z[2]) + 0.01 + 3.0 * std::abs(u(random));
-        const cone::Scaling r = cone::Scaling::of(3, s, z);
-        double rz[3], rs[3], back[3];
-        r.apply(z, rz);
-        r.apply(s, rs, true);
-        r.apply(rz, back, true);
-        for (int k = 0; k < 3; ++k) {
-            EXPECT_NEAR(rz[k], rs[k], 1e-12 * (1.0 + std::abs(rs[k])));
-            EXPECT_NEAR(back[k], z[k], 1e-12 * (1.0 + std::abs(z[k])));
+    for (int dim : {2, 3})
+        for (int trial = 0; trial < 100; ++trial) {
+            double s[3] = {0, u(random), dim == 3 ? u(random) : 0.0};
+            double z[3] = {0, u(random), dim == 3 ? u(random) : 0.0};
+            s[0] = std::hypot(s[1], s[2]) + 0.01 + std::abs(u(random));
+            z[0] = std::hypot(z[1], z[2]) + 0.01 + 3.0 * std::abs(u(random));
+            const cone::Scaling r = cone::Scaling::of(dim, s, z);
+            double rz[3] = {}, rs[3] = {}, back[3] = {};
+            r.apply(z, rz);
+            r.apply(s, rs, true);
+            r.apply(rz, back, true);
+            for (int k = 0; k < dim; ++k) {
+                EXPECT_NEAR(rz[k], rs[k], 1e-12 * (1.0 + std::abs(rs[k])));
+                EXPECT_NEAR(back[k], z[k], 1e-12 * (1.0 + std::abs(z[k])));
+            }
+            EXPECT_GT(cone::depth(dim, rz), 0.0);  // ℓ is inside the cone
+            // In the plane the scaling is the three-row one of the same points with t2 = 0.
+            if (dim == 2) {
+                const cone::Scaling r3 = cone::Scaling::of(3, s, z);
+                double rz3[3];
+                r3.apply(z, rz3);
+                EXPECT_NEAR(rz3[2], 0.0, 1e-15);
+                for (int k = 0; k < 2; ++k)
+                    EXPECT_NEAR(rz3[k], rz[k], 1e-12 * (1.0 + std::abs(rz[k])));
+            }
         }
-        EXPECT_GT(cone::depth(3, rz), 0.0);  // ℓ is inside the cone
-    }
 }
 
 TEST(SecondOrderCone, DivisionInvertsTheJordanProductAndStepsStopAtTheBoundary) {

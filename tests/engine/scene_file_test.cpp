@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 namespace ndem {
@@ -45,6 +46,40 @@ TEST(SceneFile, ReadsSettingsMaterialsWallsAndParticles) {
     EXPECT_EQ(s.walls[0].material, 1);
     ASSERT_EQ(s.particles.size(), 3u);
     EXPECT_DOUBLE_EQ(s.particles[2].position.z(), 0.025);
+}
+
+TEST(SceneFile, APlanarLatticeIsTheRegionsCutByThePlane) {
+    // settings.dimension = 2: a box region's rectangle at y = 0, and a cylinder along y's disk.
+    const std::string box = R"({
+      "settings": { "dimension": 2, "mode": "nonsmooth" },
+      "materials": [ { "name": "grain" } ],
+      "particles": [ { "type": "lattice", "radius": 0.005, "spacing": 1.0, "jitter": 0.1,
+                       "region": { "min": [0, -0.003, 0], "max": [0.1, 0.003, 0.05] } } ]
+    })";
+    const Scene s = load(box);
+    EXPECT_EQ(s.settings.dimension, 2);
+    ASSERT_EQ(s.particles.size(), 50u);  // 10 × 5 disks of 1 cm in 10 cm × 5 cm
+    for (const ParticleSpec& p : s.particles) EXPECT_EQ(p.position.y(), 0.0);
+    const std::string disk = R"({
+      "settings": { "dimension": 2, "mode": "nonsmooth" },
+      "materials": [ { "name": "grain" } ],
+      "particles": [ { "type": "lattice", "radius": 0.005, "spacing": 1.0, "jitter": 0.0,
+                       "region": { "shape": "cylinder", "center": [0, -0.5, 0], "axis": [0, 1, 0],
+                                   "radius": 0.05, "height": 1.0 } } ]
+    })";
+    const Scene d = load(disk);
+    // The lattice points of a 1 cm grid whose 5 mm disks fit inside a circle of 5 cm.
+    int expected = 0;
+    for (int i = 0; i < 10; ++i)
+        for (int k = 0; k < 10; ++k)
+            expected += std::hypot(-0.045 + 0.01 * i, -0.045 + 0.01 * k) <= 0.045 + 1e-12;
+    EXPECT_EQ(static_cast<int>(d.particles.size()), expected);
+    for (const ParticleSpec& p : d.particles) {
+        EXPECT_EQ(p.position.y(), 0.0);
+        EXPECT_LE(std::hypot(p.position.x(), p.position.z()), 0.045 + 1e-12);
+    }
+    EXPECT_NE(errorOf(R"({ "settings": { "dimension": 4 } })").find("settings.dimension"),
+              std::string::npos);
 }
 
 TEST(SceneFile, OverridesReachEveryKindOfKey) {
