@@ -2,6 +2,7 @@
 
 #include "measure/measurements.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -65,10 +66,28 @@ std::optional<Error> writeSceneCheckpoint(const SceneRun& run, const std::string
     return writeCheckpoint(path, run.source, run.world.saveState());
 }
 
+long stepsUntil(const World& world, double end) {
+    double t = world.time(), h = world.settings().timeStep;
+    long steps = 0;
+    auto until = [&](double to) {
+        const long k = std::max(0L, static_cast<long>(std::ceil((to - t) / h - 1e-9)));
+        steps += k;
+        t += static_cast<double>(k) * h;
+    };
+    for (const SettingsPhase& phase : world.phases()) {
+        if (phase.at < t - 1e-9 * h) continue;  // applied already
+        if (phase.at >= end) break;
+        until(phase.at);
+        if (std::find(phase.keys.begin(), phase.keys.end(), "timeStep") != phase.keys.end())
+            h = phase.settings.timeStep;
+    }
+    until(end);
+    return steps;
+}
+
 long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<double> time) {
     if (steps) return *steps;
-    const double t = time ? *time : run.scene.duration - run.world.time();
-    return std::max(0L, static_cast<long>(std::ceil(t / run.world.settings().timeStep - 1e-9)));
+    return stepsUntil(run.world, time ? run.world.time() + *time : run.scene.duration);
 }
 
 void executeSceneRun(SceneRun& run, long steps,

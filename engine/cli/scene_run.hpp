@@ -38,8 +38,11 @@ Expected<SceneRun> restoreSceneRun(Checkpoint& saved, const std::string& path,
 /// Writes the run's state with its scene (io/checkpoint.hpp).
 std::optional<Error> writeSceneCheckpoint(const SceneRun& run, const std::string& path);
 
-/// Steps to run: --steps, else --time divided by h, else what is left of the scene's
-/// duration, rounded up.
+/// Steps from the world's time to simulated time `end`, rounded up, with the time steps the
+/// scene's phases set on the way.
+long stepsUntil(const World& world, double end);
+
+/// Steps to run: --steps, else those of --time, else of what is left of the scene's duration.
 long stepsFor(const SceneRun& run, std::optional<long> steps, std::optional<double> time);
 
 /// Runs `steps` steps, recording StepStats; `afterStep(stats, k)` may return false to stop.

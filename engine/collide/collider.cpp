@@ -53,10 +53,12 @@ inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams&
     const double dist2 = (b.position - a.position).squaredNorm();
     // Largest: one grain may stop (on the floor, on a resting neighbour) while the other
     // goes on, or both keep their relative motion; grains falling side by side keep their gap.
-    const double closing =
-        params.reach == SpeculativeReach::Sum
-            ? a.speed + b.speed
-            : std::max({(p.velocity[j] - p.velocity[i]).norm(), a.speed, b.speed});
+    // Relative: the pair's own closing speed only (a dense flow at large steps).
+    double closing = a.speed + b.speed;
+    if (params.reach != SpeculativeReach::Sum) {
+        closing = (p.velocity[j] - p.velocity[i]).norm();
+        if (params.reach == SpeculativeReach::Largest) closing = std::max({closing, a.speed, b.speed});
+    }
     const double reach = a.radius + b.radius + params.marginFraction * std::min(a.radius, b.radius) +
                          params.timeStep * closing;
     // Without branches (&, not &&): the caller counts what this returns.

@@ -38,11 +38,21 @@ struct MeasurementRequest {
     }
 };
 
+/// Settings that change at a simulated time (a column settled with one solver and released
+/// with another, a sample consolidated then sheared): the keys listed take the values in
+/// `settings` from the first step at or after `at`; the others keep what they are then.
+struct SettingsPhase {
+    double at = 0.0;                ///< (s)
+    std::vector<std::string> keys;  ///< the settings keys this phase sets
+    StepSettings settings;          ///< the scene's settings with every phase up to this one
+};
+
 struct Scene {
     std::string name;
     std::string description;
     std::string sourcePath;                 ///< the file it was loaded from, if any
     StepSettings settings;
+    std::vector<SettingsPhase> phases;      ///< in order of time
     std::vector<Material> materials;
     std::vector<ContactMaterialOverride> contactMaterials;
     std::vector<Wall> walls;

@@ -3,6 +3,7 @@
 #include "core/cpu_features.hpp"
 #include "core/material_properties.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -70,6 +71,50 @@ std::optional<Error> validate(const StepSettings& s) {
         return Error{"settings.reduction.enabled: model reduction needs mode semi-smooth or "
                      "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};
     return check.error;
+}
+
+namespace {
+
+/// The address of every field, in visiting order.
+struct FieldAddresses {
+    std::vector<const void*> fields;
+    template <class T>
+    void operator()(const SettingInfo&, const T& v) {
+        fields.push_back(&v);
+    }
+    template <class E, size_t N>
+    void operator()(const SettingInfo&, const E& v, const std::array<const char*, N>&) {
+        fields.push_back(&v);
+    }
+};
+
+/// Assigns the fields whose key is listed from the same field of the source (same order).
+struct CopyListed {
+    const std::vector<const void*>& from;
+    const std::vector<std::string>& keys;
+    size_t next = 0;
+    bool listed(const SettingInfo& info) const {
+        return std::find(keys.begin(), keys.end(), info.key) != keys.end();
+    }
+    template <class T>
+    void operator()(const SettingInfo& info, T& v) {
+        const T* source = static_cast<const T*>(from[next++]);
+        if (listed(info)) v = *source;
+    }
+    template <class E, size_t N>
+    void operator()(const SettingInfo& info, E& v, const std::array<const char*, N>&) {
+        const E* source = static_cast<const E*>(from[next++]);
+        if (listed(info)) v = *source;
+    }
+};
+
+}  // namespace
+
+void copySettings(const StepSettings& from, StepSettings& to, const std::vector<std::string>& keys) {
+    FieldAddresses addresses;
+    visitSettings(from, addresses);
+    CopyListed copy{addresses.fields, keys};
+    visitSettings(to, copy);
 }
 
 std::optional<Error> validate(const Material& m) {

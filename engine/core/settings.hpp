@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ndem {
 
@@ -24,7 +25,7 @@ enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint };
 /// after the other in contact order (the papers' PGS: one thread, no SIMD).
 enum class SweepOrder : int { Coloured, Sequential };
 /// Which closing speed a pair that does not touch yet is kept for (Collider::withinReach).
-enum class SpeculativeReach : int { Sum, Largest };
+enum class SpeculativeReach : int { Sum, Largest, Relative };
 /// Instruction set of the PGS block kernel (solve/pgs_kernel.hpp). Auto: the widest this CPU runs.
 enum class SimdLevel : int { Auto, Scalar, Avx2, Avx512 };
 /// Number type of the PGS sphere blocks and the velocities they sweep: double (eight lanes a
@@ -40,7 +41,8 @@ inline constexpr std::array<const char*, 2> kSolverPrecisionNames{"double", "flo
 inline constexpr std::array<const char*, 4> kSolverMethodNames{"pgs", "nncg", "apgd",
                                                                "interior-point"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
-inline constexpr std::array<const char*, 2> kSpeculativeReachNames{"sum", "largest"};
+inline constexpr std::array<const char*, 3> kSpeculativeReachNames{"sum", "largest",
+                                                                   "relative"};
 
 struct StepSettings {
     /// 3: spheres in space. 2: disks in the x–z plane (krabbenhoft-2012's and alart-2014's
@@ -57,7 +59,9 @@ struct StepSettings {
     double contactMargin = 0.05;       ///< detection margin as a fraction of the smaller radius (–)
     double contactSkin = 0.5;          ///< neighbour-list skin as a fraction of the radius (–)
     /// Sum: a gap within h(|v_i| + |v_j|) is a speculative contact; Largest: within
-    /// h·max(|v_i − v_j|, |v_i|, |v_j|), so grains falling side by side are not paired.
+    /// h·max(|v_i − v_j|, |v_i|, |v_j|); Relative: within h|v_i − v_j| (the interior-point
+    /// method's large steps, krabbenhoft-2012, where absolute speeds would pair each grain with
+    /// hundreds).
     SpeculativeReach speculativeReach = SpeculativeReach::Sum;
     double referenceOverlap = 0.01;    ///< δ_ref/d for linearised stiffness and the smooth-DEM
                                        ///< stability limit (–)
@@ -179,10 +183,11 @@ void visitSettings(S& s, V&& v) {
                   0.0, 10.0},
       s.contactSkin);
     v(SettingInfo{"contact.speculativeReach", "",
-                  "sum | largest: a pair not yet touching is kept as a speculative contact when "
-                  "its gap closes within h(|v_i| + |v_j|) (any two grains meeting head-on), or "
-                  "within h max(|v_i - v_j|, |v_i|, |v_j|) (one stops, the other goes on; grains "
-                  "falling together are not paired)"},
+                  "sum | largest | relative: a pair not yet touching is kept as a speculative "
+                  "contact when its gap closes within h(|v_i| + |v_j|) (any two grains meeting "
+                  "head-on), or within h max(|v_i - v_j|, |v_i|, |v_j|) (one stops, the other "
+                  "goes on), or within h|v_i - v_j| (its own closing speed: a dense flow at "
+                  "large steps, where a grain moves diameters per step with its neighbours)"},
       s.speculativeReach, kSpeculativeReachNames);
     v(SettingInfo{"contact.referenceOverlap", "",
                   "reference overlap / d for linearised Hertz stiffness and the smooth-DEM "
@@ -320,5 +325,8 @@ void visitSettings(S& s, V&& v) {
 
 /// Checks every field against its range. The error names the key and the value.
 std::optional<Error> validate(const StepSettings& s);
+
+/// Copies the settings named by `keys` (visitSettings keys) from `from` into `to`.
+void copySettings(const StepSettings& from, StepSettings& to, const std::vector<std::string>& keys);
 
 }  // namespace ndem

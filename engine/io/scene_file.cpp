@@ -30,7 +30,8 @@ constexpr Range kUnit{0.0, 1.0};
 
 const char* const kSections[] = {"name",      "description",      "duration", "settings",
                                  "materials", "contactMaterials", "walls",    "particles",
-                                 "emitters",  "sinks",            "sensors",  "measurements"};
+                                 "emitters",  "sinks",            "sensors",  "measurements",
+                                 "phases"};
 
 // ---------------------------------------------------------------------------------------
 // --set overrides on the JSON tree
@@ -110,13 +111,14 @@ void flatten(const Json& j, const std::string& prefix, std::map<std::string, con
 struct SettingsReader {
     std::map<std::string, const Json*> leaves;
     std::set<std::string> used;
+    std::string prefix = "settings.";  ///< where the object is, for the errors
 
     const Json* find(const SettingInfo& info) {
         used.insert(info.key);
         auto it = leaves.find(info.key);
         return it == leaves.end() ? nullptr : it->second;
     }
-    static std::string path(const SettingInfo& info) { return std::string("settings.") + info.key; }
+    std::string path(const SettingInfo& info) const { return prefix + info.key; }
     static Range range(const SettingInfo& info) {
         return Range{info.min, info.max, info.minExclusive, false};
     }
@@ -156,16 +158,45 @@ struct SettingsReader {
     }
 };
 
-StepSettings readSettings(const Json* j) {
-    StepSettings s;
+/// The settings object at `where` on top of `base`; `keys` receives the keys it sets.
+StepSettings readSettings(const Json* j, StepSettings base = {}, const std::string& where = "settings",
+                          std::vector<std::string>* keys = nullptr) {
+    StepSettings s = base;
     if (!j) return s;
-    if (!j->is_object()) throw LoadError("settings", "expected an object");
+    if (!j->is_object()) throw LoadError(where, "expected an object");
     SettingsReader reader;
+    reader.prefix = where + ".";
     flatten(*j, "", reader.leaves);
     visitSettings(s, reader);
-    for (const auto& [key, value] : reader.leaves)
-        if (!reader.used.count(key)) throw LoadError("settings." + key, "unknown key");
+    for (const auto& [key, value] : reader.leaves) {
+        if (!reader.used.count(key)) throw LoadError(where + "." + key, "unknown key");
+        if (keys) keys->push_back(key);
+    }
     return s;
+}
+
+/// `phases`: [{ "at": t, "settings": { ... } }, ...] in increasing t.
+void readPhases(const Json* j, Scene& scene) {
+    if (!j) return;
+    if (!j->is_array()) throw LoadError("phases", "expected an array of {at, settings}");
+    StepSettings current = scene.settings;
+    double last = 0.0;
+    for (size_t i = 0; i < j->size(); ++i) {
+        Fields f((*j)[i], "phases." + std::to_string(i));
+        SettingsPhase phase;
+        phase.at = f.number("at", 0.0, Range{last, std::numeric_limits<double>::infinity(), i > 0});
+        const Json* settings = f.raw("settings");
+        if (!settings) throw LoadError(f.pathOf("settings"), "missing (the settings this phase sets)");
+        phase.settings = readSettings(settings, current, f.pathOf("settings"), &phase.keys);
+        f.finish();
+        if (auto e = validate(phase.settings))
+            throw LoadError(f.pathOf("settings"), e->message);
+        if (phase.settings.dimension != scene.settings.dimension)
+            throw LoadError(f.pathOf("settings.dimension"), "fixed for a run");
+        current = phase.settings;
+        last = phase.at;
+        scene.phases.push_back(std::move(phase));
+    }
 }
 
 std::vector<Material> readMaterials(const Json* j) {
@@ -632,6 +663,7 @@ Scene readScene(const Json& root) {
     scene.description = top.string("description", "");
     scene.duration = top.number("duration", 1.0, kPositive);
     scene.settings = readSettings(top.raw("settings"));
+    readPhases(top.raw("phases"), scene);
     scene.materials = readMaterials(top.raw("materials"));
     scene.contactMaterials = readContactMaterials(top.raw("contactMaterials"), scene.materials);
     readWalls(top.raw("walls"), scene.materials, scene);

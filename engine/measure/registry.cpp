@@ -21,6 +21,7 @@ extern const MeasurementFactory kSlopeAngleMeasurement;
 extern const MeasurementFactory kWallPressureMeasurement;
 extern const MeasurementFactory kAxisPressureMeasurement;
 extern const MeasurementFactory kFieldsMeasurement;
+extern const MeasurementFactory kColumnCollapseMeasurement;
 
 const std::vector<const MeasurementFactory*>& measurementFactories() {
     static const std::vector<const MeasurementFactory*> all = {
@@ -39,6 +40,7 @@ const std::vector<const MeasurementFactory*>& measurementFactories() {
         &kWallPressureMeasurement,
         &kAxisPressureMeasurement,
         &kFieldsMeasurement,
+        &kColumnCollapseMeasurement,
     };
     return all;
 }

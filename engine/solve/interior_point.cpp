@@ -4,11 +4,28 @@
 
 #include <Eigen/Dense>
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
 namespace ndem {
+
+namespace {
+
+/// Sets OpenBLAS's thread count where OpenBLAS is the BLAS CHOLMOD calls (Debian's default
+/// alternative); with another BLAS there is nothing to set.
+void setBlasThreads(int threads) {
+    using Setter = void (*)(int);
+    static const Setter set =
+        reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+    static std::atomic<int> current{0};
+    if (set && current.exchange(threads) != threads) set(threads);
+}
+
+}  // namespace
 
 void InteriorPointSolver::buildPattern(const std::vector<int>& dim, const std::vector<int>& offset,
                                        const Sparse& w) {
@@ -60,6 +77,7 @@ bool InteriorPointSolver::factor(const std::vector<double>& d) {
 InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::VectorXd& r,
                                                const InteriorPointOptions& options) {
     if (options.residualHistory) options.residualHistory->clear();
+    setBlasThreads(std::max(1, options.threads));
     Eigen::VectorXd shift = Eigen::VectorXd::Zero(p.rows());
     if (!options.coulomb) return solveProgram(p, shift, options.maxIterations, options, r);
     // Coulomb: programs with the normal velocity shifted by μ‖u_t‖ until the shift holds still.

@@ -34,6 +34,9 @@ struct InteriorPointOptions {
     /// ends at its best iterate, unconverged.
     double tolerance = 0.0;
     std::vector<double>* residualHistory = nullptr;  ///< if set: the residual after each step
+    /// Threads CHOLMOD's dense kernels (BLAS) may use: the step's, so that runs side by side
+    /// do not each start a BLAS thread per core and spin against each other.
+    int threads = 1;
 };
 
 struct InteriorPointResult {

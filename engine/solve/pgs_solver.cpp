@@ -524,6 +524,7 @@ PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
     o.maxIterations = options.iterations;
     o.tolerance = options.tolerance;
     o.residualHistory = options.residualHistory;
+    o.threads = options.threads;
     Eigen::VectorXd lambda;
     const InteriorPointResult r = m_interiorPoint->solve(problem.local(), lambda, o);
     problem.store(lambda, rows, bodies);

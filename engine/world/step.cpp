@@ -14,6 +14,16 @@
 namespace ndem {
 
 StepStats World::step() {
+    // A phase is due at the first step starting at or after its time (its values are checked
+    // at creation). After a restart the phases before the restart's time apply again, to the
+    // same values.
+    for (const SettingsPhase& phase : m_phases) {
+        if (phase.at > m_time + 1e-9 * m_settings.timeStep || phase.at <= m_phaseTime) continue;
+        StepSettings next = m_settings;
+        copySettings(phase.settings, next, phase.keys);
+        (void)applySettings(next);
+        m_phaseTime = phase.at;
+    }
     StepContext ctx;
     ctx.settings = m_settings;
     ctx.settings.threads = m_governor.threads(m_settings.threads);

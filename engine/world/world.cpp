@@ -47,6 +47,15 @@ Expected<World> World::create(const Scene& scene) {
     w.m_sinks = scene.sinks;
     w.m_sensors = scene.sensors;
     if (auto e = w.applySettings(scene.settings)) return *e;
+    for (const SettingsPhase& phase : scene.phases) {
+        // Checked now against this world (materials, geometry), not first when it is due.
+        World probe;
+        probe.m_settings.dimension = w.m_settings.dimension;
+        probe.m_materials = w.m_materials;
+        if (auto e = probe.applySettings(phase.settings))
+            return Error{"phases (at " + std::to_string(phase.at) + " s): " + e->message};
+    }
+    w.m_phases = scene.phases;
     w.m_guard.start(w);
     return w;
 }

@@ -66,6 +66,8 @@ public:
     const StepSettings& settings() const { return m_settings; }
     /// Validates and applies new settings between steps; nothing changes on error.
     std::optional<Error> applySettings(const StepSettings& settings);
+    /// The scene's settings phases (Scene::phases).
+    const std::vector<SettingsPhase>& phases() const { return m_phases; }
 
     /// Largest stable smooth-DEM time step for the current particles and materials (s).
     double smoothStabilityLimit() const;
@@ -205,6 +207,8 @@ private:
 
     std::string m_name;
     StepSettings m_settings;
+    std::vector<SettingsPhase> m_phases;  ///< the scene's settings changes, in time order
+    double m_phaseTime = -1.0;            ///< time of the last phase applied (s)
     ThreadGovernor m_governor;
     MaterialTable m_materials;
     std::vector<ContactMaterialOverride> m_contactOverrides;

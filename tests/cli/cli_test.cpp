@@ -219,6 +219,36 @@ TEST_F(Cli, RunWritesACompleteReportAndVtk) {
     EXPECT_TRUE(fs::exists(m_dir / "vtk" / "particles_000003.vtp"));  // frames at 0, 10, 20, 30
 }
 
+TEST_F(Cli, SettingsPhasesChangeTheStepAndTheRunCountsItsSteps) {
+    // 0.02 s at h = 1 ms, then 0.03 s at h = 2 ms with another sweep count: 35 steps, and the
+    // report's settings are the last phase's; a bad phase is one error naming it.
+    const std::string f = scene(
+        "p.json", replaced(kScene, R"("measurements")",
+                           R"("phases": [ { "at": 0.02, "settings": { "timeStep": 0.002,
+                                  "solver": { "iterations": 7 } } } ],
+                              "measurements")"));
+    const Result r = run("run " + f + " --report " + report() + " --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(readFile(report()));
+    EXPECT_EQ(j["run"]["steps"], 35);
+    EXPECT_NEAR(j["run"]["simulatedTime"].get<double>(), 0.05, 1e-9);
+    const std::vector<double> sweeps = j["series"]["iterations"];
+    EXPECT_EQ(sweeps.front(), 20.0);
+    EXPECT_EQ(sweeps.back(), 7.0);
+    fs::remove(report());
+    const std::string bad = scene(
+        "b.json", replaced(kScene, R"("measurements")",
+                           R"("phases": [ { "at": 0.02, "settings": { "timeStep": -1 } } ],
+                              "measurements")"));
+    expectBadInput("run " + bad, {"phases.0.settings", "timeStep"});
+    const std::string backwards = scene(
+        "c.json", replaced(kScene, R"("measurements")",
+                           R"("phases": [ { "at": 0.02, "settings": { "threads": 1 } },
+                                          { "at": 0.01, "settings": { "threads": 2 } } ],
+                              "measurements")"));
+    expectBadInput("run " + backwards, {"phases.1.at"});
+}
+
 TEST_F(Cli, ADivergingRunStopsWithExitThreeNamingStepParticleAndQuantity) {
     const std::string f = scene("s.json", kScene);
     const Result r = run("run " + f + " --steps 50 --set settings.gravity=[0,0,-1e308] --report " +

@@ -3,6 +3,7 @@
 // bed that stays in the plane bit for bit and weighs what its disks weigh; the interior-point
 // method on two rows per contact; and the scenes a plane cannot hold, refused by name.
 #include "bench_scenes.hpp"
+#include "measure/measurements.hpp"
 #include "solve/contact_problem.hpp"
 #include "solve/interior_point.hpp"
 #include "test_util.hpp"
@@ -157,6 +158,48 @@ TEST(Planar, TheInteriorPointSolvesTwoRowsPerContactAsPgsDoesThree) {
         fastest = std::max(fastest, world.particles().velocity[i].norm());
     }
     EXPECT_LT(fastest, 1e-3);
+}
+
+/// A block of cols × rows touching disks of diameter kD against the wall at x = 0.
+Scene block(int cols, int rows) {
+    Scene s = scenes::bed2d(1, kD, scenes::servinGrain(), planar(), 1);
+    s.particles.clear();
+    for (int i = 0; i < cols; ++i)
+        for (int k = 0; k < rows; ++k) {
+            ParticleSpec p;
+            p.radius = 0.5 * kD;
+            p.position = Vec3((i + 0.5) * kD, 0.0, (k + 0.5) * kD);
+            s.particles.push_back(p);
+        }
+    return s;
+}
+
+TEST(Planar, ColumnCollapseReadsTheColumnThenItsSpreading) {
+    // krabbenhoft-2012 Sec. 5.1's measures: a square packing 10 wide and 14 high has a = 1.4
+    // and porosity 1 − π/4; spread into 25 × 5 it has run out 1.5 L_i and stands 0.5 L_i high.
+    MeasurementRequest request;
+    request.type = "columnCollapse";
+    request.numbers = {{"release", 1.0}};
+    World column = test::makeWorld(block(10, 14));
+    World spread = test::makeWorld(block(25, 5));
+    auto m = makeMeasurement(request, column);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    StepStats stats;
+    stats.step = 10;
+    stats.time = 0.99;
+    (*m)->sample(column, stats);  // before the release: nothing
+    stats.time = 1.0;
+    (*m)->sample(column, stats);
+    stats.time = 1.2;
+    (*m)->sample(spread, stats);
+    const MeasurementResult r = (*m)->result();
+    EXPECT_NEAR(r.scalars.at("initialLength"), 10 * kD, 1e-12);
+    EXPECT_NEAR(r.scalars.at("aspectRatio"), 1.4, 1e-12);
+    EXPECT_NEAR(r.scalars.at("initialPorosity"), 1.0 - std::numbers::pi / 4.0, 1e-12);
+    EXPECT_NEAR(r.scalars.at("runout"), 1.5, 1e-12);
+    EXPECT_NEAR(r.scalars.at("finalHeight"), 0.5, 1e-12);
+    EXPECT_NEAR(r.scalars.at("tBar"), 0.2 / std::sqrt(14 * kD / kG), 1e-9);
+    EXPECT_EQ(r.series.at("t").size(), 2u);
 }
 
 Scene planarScene() {

@@ -138,9 +138,7 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                 return p;
             };
             const double end = specs[i].time ? *specs[i].time : run.scene.duration;
-            const long steps =
-                std::max(0L, static_cast<long>(std::ceil(
-                                 (end - run.world.time()) / run.world.settings().timeStep - 1e-9)));
+            const long steps = stepsUntil(run.world, end);
             executeSceneRun(
                 run, steps,
                 [&](const StepStats&, long) {
@@ -219,7 +217,8 @@ int columnOf(const Table& table, const std::string& name) {
 const std::vector<Case>& cases() {
     static const std::vector<Case> all = {janssenCase(),  iterationScalingCase(), warmStartCase(),
                                           drumCase(),     angleOfReposeCase(),    collapseCase(),
-                                          modelReductionCase(),   solverAccuracyCase()};
+                                          modelReductionCase(),   solverAccuracyCase(),
+                                          columnCollapse2dCase()};
     return all;
 }
 

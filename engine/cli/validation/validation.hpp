@@ -116,5 +116,6 @@ Case angleOfReposeCase();
 Case collapseCase();
 Case modelReductionCase();
 Case solverAccuracyCase();
+Case columnCollapse2dCase();
 
 }  // namespace ndem::cli::validation
