@@ -67,6 +67,11 @@ std::optional<Error> validate(const StepSettings& s) {
         s.mode != StepMode::Nonsmooth)
         return Error{"settings.contact.law: Hertz's law is for spheres; disks in the plane take "
                      "the linear law (or mode nonsmooth)"};
+    if (!check.error && s.theta < 1.0 &&
+        (s.mode != StepMode::Nonsmooth || s.impactEnabled || s.reduction.enabled))
+        return Error{"settings.theta: the theta-method (theta < 1) takes mode nonsmooth, with the "
+                     "impact stage and model reduction off (its restitution (1 - theta)/theta "
+                     "replaces the impact stage's)"};
     if (!check.error && s.reduction.enabled && s.mode == StepMode::Smooth)
         return Error{"settings.reduction.enabled: model reduction needs mode semi-smooth or "
                      "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};

@@ -51,6 +51,10 @@ struct StepSettings {
     int dimension = 3;
     StepMode mode = StepMode::SemiSmooth;
     double timeStep = 0.01;                   ///< h (s)
+    /// θ of the θ-method (krabbenhoft-2012 Sec. 2.1.1): x₁ = x₀ + h(θ v₁ + (1 − θ) v₀), the
+    /// contacts holding for that displacement; restitution e = (1 − θ)/θ at every contact
+    /// (Sec. 2.7). Mode nonsmooth; 1 = the implicit step of the other modes.
+    double theta = 1.0;
     Vec3 gravity = Vec3(0.0, 0.0, -9.81);     ///< g (m/s²)
     double gravityRampTime = 0.0;             ///< ramp g from gravityRampStart to |g| (s); 0 = off
     double gravityRampStart = 0.01;           ///< |g| at t = 0 during a ramp (m/s²)
@@ -167,6 +171,12 @@ void visitSettings(S& s, V&& v) {
       s.dimension);
     v(SettingInfo{"mode", "", "smooth | semi-smooth | nonsmooth"}, s.mode, kStepModeNames);
     v(SettingInfo{"timeStep", "s", "time step h", 0.0, inf, true}, s.timeStep);
+    v(SettingInfo{"theta", "",
+                  "theta-method: x1 = x0 + h(theta v1 + (1 - theta) v0), restitution "
+                  "e = (1 - theta)/theta at every contact (mode nonsmooth, impact stage off); 1 = "
+                  "the implicit step",
+                  0.5, 1.0},
+      s.theta);
     v(SettingInfo{"gravity", "m/s^2", "gravity vector"}, s.gravity);
     v(SettingInfo{"gravityRamp.time", "s", "ramp gravity up over this time (0 = off)", 0.0},
       s.gravityRampTime);

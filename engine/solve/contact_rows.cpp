@@ -124,6 +124,25 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
     const ContactLaw lawKind = hard ? ContactLaw::Linear : s.contactLaw;
     const double sigmaT = hard ? 0.0 : s.frictionCompliance / h;
     const double sigmaR = hard ? 0.0 : s.rollingCompliance / h;
+    // The θ-method (krabbenhoft-2012 Sec. 2.1.1, 2.7): the constraints hold for the step's
+    // displacement h(θ v + (1 − θ) v₀), so every row's velocity is J v + ((1 − θ)/θ) J v₀ and
+    // the gap's term is divided by θ; at an impact that is Newton's law with e = (1 − θ)/θ.
+    // The bodies hold v₀ here. The rows are the paper's, without SPOOK's relaxation: the gap
+    // closes within the step. θ = 1 leaves the rows as they are.
+    const bool thetaMethod = hard && s.theta < 1.0;
+    const double restitution = thetaMethod ? (1.0 - s.theta) / s.theta : 0.0;
+    auto thetaRestitution = [&](SolverContact& r, const ContactSet& set, size_t i) {
+        const Vec3 u = relativeContactVelocity(set, i, bodies, map);
+        const SolverBody& A = bodies[map.of(set.bodyA[i])];
+        const Vec3 w = (set.flags[i] & kWallContact) ? set.wallAngularVelocity[i] - A.w
+                                                     : bodies[map.of(set.bodyB[i])].w - A.w;
+        r.bias[0] -= restitution * r.scale * r.n.dot(u);
+        r.bias[1] -= restitution * r.t1.dot(u);
+        r.bias[2] -= restitution * r.t2.dot(u);
+        r.bias[3] -= restitution * r.t1.dot(w);
+        r.bias[4] -= restitution * r.t2.dot(w);
+        r.bias[5] -= restitution * r.n.dot(w);
+    };
     // One row per contact between two bodies (none inside an aggregate): the row index of
     // each contact first, then the rows side by side on every thread.
     std::vector<std::int32_t>& rowOf = rowIndexScratch();
@@ -135,6 +154,13 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
     auto build = [&](size_t i, SolverContact& r) {
         const ContactMaterial& m = materials.pair(c.materialA[i], c.materialB[i]);
         const double rollingLimit = m.rollingResistance * 0.5 * c.effectiveDiameter[i];
+        if (thetaMethod) {
+            // The paper's gap constraint, touching or not: g₀ + h n·(θ v + (1 − θ) v₀) ≥ 0.
+            initRow(r, c, i, bodies, map, 1.0, 0.0, sigmaT, sigmaR, m.friction, rollingLimit);
+            r.bias[0] += c.overlap[i] / (h * s.theta);
+            thetaRestitution(r, c, i);
+            return;
+        }
         if (!(c.flags[i] & kTouching)) {
             // A gap that the solve itself may close (bodies pushed together within the step):
             // a hard row lets it close and overlap by at most δ_ref·d, G_n v ≥ (δ − δ_ref d)/h.

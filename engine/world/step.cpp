@@ -55,6 +55,10 @@ StepStats World::step() {
         timed(seconds.solve, [&] { smoothForces(ctx); });
         timed(seconds.integrate, [&] { integrateSmooth(ctx); });
     } else {
+        if (m_settings.theta < 1.0) {  // the θ-method's v₀
+            m_startVelocity = m_particles.velocity;
+            m_startAngular = m_particles.angularVelocity;
+        }
         if (reductionActive()) timed(seconds.reduce, [&] { splitAggregates(ctx); });
         timed(seconds.impact, [&] { impactStage(ctx); });
         timed(seconds.solve, [&] { continuousStage(ctx); });
@@ -350,8 +354,24 @@ void World::accumulateWallForces(const ContactSet& c) {
 void World::integratePositions(const StepContext& ctx) {
     const double h = m_settings.timeStep;
     const bool planar = m_settings.dimension == 2;
+    // The θ-method's positions (nonsmooth steps only; the smooth DEM integrates its own way).
+    std::optional<double> theta;
+    if (m_settings.theta < 1.0 && m_settings.mode == StepMode::Nonsmooth &&
+        m_startVelocity.size() == m_particles.size())
+        theta = m_settings.theta;
     parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
         if (planar) keepInPlane(m_particles, begin, end);
+        if (theta) {
+            // x₁ = x₀ + h(θ v₁ + (1 − θ) v₀), the displacement the contacts held for.
+            for (int i = begin; i < end; ++i) {
+                m_particles.position[i] +=
+                    h * (*theta * m_particles.velocity[i] + (1.0 - *theta) * m_startVelocity[i]);
+                const Vec3 w = *theta * m_particles.angularVelocity[i] + (1.0 - *theta) * m_startAngular[i];
+                if (w.squaredNorm() > 0.0)
+                    m_particles.orientation[i] = integrateOrientation(m_particles.orientation[i], w, h);
+            }
+            return;
+        }
         for (int i = begin; i < end; ++i) {
             m_particles.position[i] += h * m_particles.velocity[i];
             const Vec3& w = m_particles.angularVelocity[i];
