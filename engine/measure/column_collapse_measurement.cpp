@@ -1,8 +1,8 @@
 // The collapse of a granular column against a symmetry wall (krabbenhoft-2012 Sec. 5.1; the
 // planar experiments it cites, lube-2005): the column's height H_i, half-width L_i and aspect
 // ratio a = H_i/L_i at the release, then the front's advance (L − L_i)/L_i (the front: 99 % of
-// the grains behind it) and the height at
-// the wall H/L_i over the scaled time t̄ = (t − release)/√(H_i/g), and the deposit's surface.
+// the grains behind it) and the height at the wall H/L_i over the scaled time
+// t̄ = (t − release)/√(H_i/g), and the deposit's surface.
 // Heights are along −g; distances from the wall along the plane's horizontal.
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
@@ -56,7 +56,6 @@ class ColumnCollapseMeasurement final : public Measurement {
             m_initial["length"] = d.front;
             m_initial["height"] = d.top;
             m_initial["porosity"] = d.area > 0.0 ? 1.0 - d.solidArea / d.area : 0.0;
-            m_initial["g"] = g;
             m_initialSurface = d.surface;
         }
         const double li = m_initial["length"], hi = m_initial["height"];
@@ -157,7 +156,7 @@ class ColumnCollapseMeasurement final : public Measurement {
 
     CollapseSetup m_setup;
     SampleWindow m_window;
-    std::map<std::string, double> m_initial;  ///< length, height, porosity, g at the release
+    std::map<std::string, double> m_initial;  ///< length, height, porosity at the release
     Table m_initialSurface, m_surface;
     Table m_series;  ///< t, tBar, runout, heightAtWall
 };

@@ -131,11 +131,11 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
     // closes within the step. θ = 1 leaves the rows as they are.
     const bool thetaMethod = hard && s.theta < 1.0;
     const double restitution = thetaMethod ? (1.0 - s.theta) / s.theta : 0.0;
-    auto thetaRestitution = [&](SolverContact& r, const ContactSet& set, size_t i) {
-        const Vec3 u = relativeContactVelocity(set, i, bodies, map);
-        const SolverBody& A = bodies[map.of(set.bodyA[i])];
-        const Vec3 w = (set.flags[i] & kWallContact) ? set.wallAngularVelocity[i] - A.w
-                                                     : bodies[map.of(set.bodyB[i])].w - A.w;
+    auto thetaRestitution = [&](SolverContact& r, size_t i) {
+        const Vec3 u = relativeContactVelocity(c, i, bodies, map);
+        const SolverBody& A = bodies[map.of(c.bodyA[i])];
+        const Vec3 w = (c.flags[i] & kWallContact) ? c.wallAngularVelocity[i] - A.w
+                                                   : bodies[map.of(c.bodyB[i])].w - A.w;
         r.bias[0] -= restitution * r.scale * r.n.dot(u);
         r.bias[1] -= restitution * r.t1.dot(u);
         r.bias[2] -= restitution * r.t2.dot(u);
@@ -158,7 +158,7 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
             // The paper's gap constraint, touching or not: g₀ + h n·(θ v + (1 − θ) v₀) ≥ 0.
             initRow(r, c, i, bodies, map, 1.0, 0.0, sigmaT, sigmaR, m.friction, rollingLimit);
             r.bias[0] += c.overlap[i] / (h * s.theta);
-            thetaRestitution(r, c, i);
+            thetaRestitution(r, i);
             return;
         }
         if (!(c.flags[i] & kTouching)) {

@@ -21,7 +21,7 @@ struct StepStats;
 struct RunWarning {
     std::int64_t step = 0;
     double time = 0.0;  ///< simulated time after the step (s)
-    std::string kind;   ///< "overlap", "energy" or "escape"
+    std::string kind;   ///< "overlap", "energy", "escape" or "phase"
     std::string message;
 };
 
@@ -61,6 +61,11 @@ class StateGuard {
 
     const std::optional<Divergence>& divergence() const { return m_divergence; }
     const std::vector<RunWarning>& warnings() const { return m_warnings; }
+    /// A warning from elsewhere in the step (a settings phase the world could not take), given
+    /// with the guard's own so that the CLI and the app show it.
+    void note(std::int64_t step, double time, const char* kind, std::string message) {
+        m_warnings.push_back(RunWarning{step, time, kind, std::move(message)});
+    }
     /// Saves or loads what the checks carry from step to step, and the warnings given (a
     /// restarted run does not give them again). A diverged state is never saved.
     void archive(StateArchive& a);

@@ -16,12 +16,16 @@ namespace ndem {
 StepStats World::step() {
     // A phase is due at the first step starting at or after its time (its values are checked
     // at creation). After a restart the phases before the restart's time apply again, to the
-    // same values.
+    // same values. One that clashes with a change made since (e.g. θ < 1 after the app switched
+    // to smooth mode) is refused whole and said so.
     for (const SettingsPhase& phase : m_phases) {
         if (phase.at > m_time + 1e-9 * m_settings.timeStep || phase.at <= m_phaseTime) continue;
         StepSettings next = m_settings;
         copySettings(phase.settings, next, phase.keys);
-        (void)applySettings(next);
+        if (auto e = applySettings(next))
+            m_guard.note(m_stepCount, m_time, "phase",
+                         "the settings phase at " + std::to_string(phase.at) +
+                             " s was not applied: " + e->message);
         m_phaseTime = phase.at;
     }
     StepContext ctx;

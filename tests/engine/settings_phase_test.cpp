@@ -36,6 +36,29 @@ TEST(SettingsPhases, APhaseSetsItsKeysAndLeavesTheRest) {
     EXPECT_NEAR(at.time, 0.012, 1e-12);
 }
 
+TEST(SettingsPhases, APhaseThatClashesWithAChangeSinceIsRefusedWithAWarning) {
+    // θ < 1 needs mode nonsmooth: the scene is, but the user went semi-smooth before it is due.
+    SettingsPhase phase;
+    phase.at = 0.005;
+    phase.keys = {"theta"};
+    Scene scene = columnWithPhase(phase);
+    scene.settings.mode = StepMode::Nonsmooth;
+    scene.settings.impactEnabled = false;
+    scene.phases[0].settings = scene.settings;
+    scene.phases[0].settings.theta = 0.8;
+    World world = test::makeWorld(scene);
+    StepSettings changed = world.settings();
+    changed.mode = StepMode::SemiSmooth;
+    ASSERT_FALSE(world.applySettings(changed));
+    test::runUntil(world, 0.01);
+    EXPECT_EQ(world.settings().theta, 1.0);
+    EXPECT_EQ(world.settings().mode, StepMode::SemiSmooth);
+    ASSERT_EQ(world.warnings().size(), 1u);
+    EXPECT_EQ(world.warnings()[0].kind, "phase");
+    EXPECT_NE(world.warnings()[0].message.find("settings.theta"), std::string::npos)
+        << world.warnings()[0].message;
+}
+
 TEST(SettingsPhases, APhaseTheWorldCannotTakeIsRefusedWhenItIsBuilt) {
     SettingsPhase phase;
     phase.at = 0.5;
