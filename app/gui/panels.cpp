@@ -109,6 +109,9 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
     ImGui::Text("last step: %d %s, residual %.3g m/s, <eps> %.4f", s.stats.iterations,
                 s.settings.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps",
                 s.stats.residual, s.stats.meanOverlap);
+    if (s.settings.method == SolverMethod::InteriorPoint)
+        ImGui::Text("Newton residual %.2g (relative to the largest free velocity)",
+                    s.stats.newtonResidual);
     ImGui::Separator();
     SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}, &state.itemRects};
     visitSettings(edit, widgets);

@@ -6,10 +6,12 @@
 #include "io/fclib_file.hpp"
 #include "scene_run.hpp"
 #include "solve/interior_point.hpp"
+#include "solve/lcp_interior_point.hpp"
 #include "solve/local_gauss_seidel.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -99,10 +101,19 @@ int runSolve(const SolveOptions& o) {
         const LocalGaussSeidelResult res = solveLocalGaussSeidel(p, r, g);
         iterations = res.iterations;
         converged = res.converged;
+    } else if (std::all_of(p.dim.begin(), p.dim.end(), [](int d) { return d <= 2; })) {
+        // In the plane Coulomb's law is a linear complementarity problem (krabbenhoft-2012
+        // Sec. 4.1 with ν = 0), solved directly.
+        LcpInteriorPoint solver;
+        LcpOptions lcp;
+        lcp.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 200;
+        const InteriorPointResult res = solver.solve(p, r, lcp);
+        iterations = res.iterations;
+        converged = res.converged;
     } else {
         InteriorPointSolver solver;
         InteriorPointOptions ip;
-        ip.coulomb = true;
+        ip.associated = false;
         ip.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 200;
         const InteriorPointResult res = solver.solve(p, r, ip);
         iterations = res.iterations;
@@ -159,9 +170,11 @@ Command addFclibCommand(CLI::App& ndem) {
         *app, "solve",
         "ndem fclib solve FILE.hdf5 [--solver pgs|interior-point] [--tolerance T] [--iterations N] "
         "[--out R.hdf5]",
-        "Solves a local 3D FCLib problem under Coulomb's law and prints JSON: contacts,\n"
-        "iterations, error (Siconos' fc3d error: the natural-map residual relative to |q|),\n"
-        "seconds. --out writes the problem with its solution (r, u).",
+        "Solves a local FCLib problem (3D, or 2D) under Coulomb's law and prints JSON: contacts,\n"
+        "iterations, error (Siconos' fc3d/fc2d error: the natural-map residual relative to\n"
+        "|q|), seconds. The interior point solves a 2D problem as a complementarity problem,\n"
+        "a 3D one as a fixed point of cone programs. --out writes the problem with its\n"
+        "solution (r, u).",
         kExitCodes);
     sol->add_option("FILE", s->file, "the FCLib file")->type_name("FILE.hdf5");
     cmdline::addValue(*sol, "--solver", "NAME", "pgs or interior-point (default)",

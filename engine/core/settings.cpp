@@ -72,6 +72,9 @@ std::optional<Error> validate(const StepSettings& s) {
         return Error{"settings.theta: the theta-method (theta < 1) takes mode nonsmooth, with the "
                      "impact stage and model reduction off (its restitution (1 - theta)/theta "
                      "replaces the impact stage's)"};
+    if (!check.error && s.dilation > 0.0 && s.slidingRule != SlidingRule::NonAssociated)
+        return Error{"settings.solver.dilation: a dilation is the non-associated rule's (set "
+                     "solver.slidingRule to non-associated)"};
     if (!check.error && s.reduction.enabled && s.mode == StepMode::Smooth)
         return Error{"settings.reduction.enabled: model reduction needs mode semi-smooth or "
                      "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};

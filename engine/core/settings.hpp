@@ -21,6 +21,10 @@ enum class WarmStartMethod : int { History, Model };
 /// descent (mazhar-2015), or the primal–dual interior-point method on the contact problem as a
 /// cone program (krabbenhoft-2012; associated friction). Keys: docs/references.md.
 enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint };
+/// The sliding rule the interior-point method solves (krabbenhoft-2012 Sec. 3.2, 4.1): associated
+/// (a sliding contact opens at μ|u_t|: the cone program), or non-associated with the dilation ν
+/// of solver.dilation (ν = 0: Coulomb's law, which the PGS methods always solve).
+enum class SlidingRule : int { Associated, NonAssociated };
 /// Order of the rows within a sweep: by graph colour (SIMD blocks, threads), or one contact
 /// after the other in contact order (the papers' PGS: one thread, no SIMD).
 enum class SweepOrder : int { Coloured, Sequential };
@@ -40,6 +44,7 @@ inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "a
 inline constexpr std::array<const char*, 2> kSolverPrecisionNames{"double", "float"};
 inline constexpr std::array<const char*, 4> kSolverMethodNames{"pgs", "nncg", "apgd",
                                                                "interior-point"};
+inline constexpr std::array<const char*, 2> kSlidingRuleNames{"associated", "non-associated"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
 inline constexpr std::array<const char*, 3> kSpeculativeReachNames{"sum", "largest",
                                                                    "relative"};
@@ -71,6 +76,8 @@ struct StepSettings {
                                        ///< stability limit (–)
 
     SolverMethod method = SolverMethod::Pgs;  ///< iteration over the rows
+    SlidingRule slidingRule = SlidingRule::Associated;  ///< the interior-point method's rule
+    double dilation = 0.0;  ///< ν of the non-associated rule, capped at each contact's μ (–)
     SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
     int iterations = 100;              ///< N_it, PGS sweeps per step
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
@@ -210,6 +217,17 @@ void visitSettings(S& s, V&& v) {
                   "gradient descent, or the primal-dual interior-point method (associated "
                   "friction; iterations = its Newton steps)"},
       s.method, kSolverMethodNames);
+    v(SettingInfo{"solver.slidingRule", "",
+                  "associated | non-associated: the interior-point method's sliding rule; a "
+                  "sliding contact opens at mu |u_t| (a cone program), or at dilation |u_t| (a "
+                  "complementarity problem; dilation 0 is Coulomb's law, which the PGS methods "
+                  "solve)"},
+      s.slidingRule, kSlidingRuleNames);
+    v(SettingInfo{"solver.dilation", "",
+                  "dilation nu of the non-associated sliding rule, at most each contact's "
+                  "friction coefficient",
+                  0.0},
+      s.dilation);
     v(SettingInfo{"solver.order", "",
                   "coloured | sequential: rows by graph colour (SIMD, threads), or one after the "
                   "other in contact order (the papers' PGS; one thread, no SIMD)"},

@@ -50,6 +50,9 @@ struct StepStats {
     double residual = 0.0;        ///< mean row residual after the last sweep (m/s)
     double maxResidual = 0.0;     ///< largest row residual after the last sweep (m/s)
     double normalResidual = 0.0;  ///< mean residual of the normal rows (m/s)
+    /// The interior-point method's own residual at its answer, relative to the largest free
+    /// velocity (krabbenhoft-2012 Eq. 52, which its Fig. 9 plots); 0 for the PGS methods.
+    double newtonResidual = 0.0;
     double kineticEnergy = 0.0;   ///< translational + rotational, dynamic particles (J)
     double meanOverlap = 0.0;     ///< ⟨ε_c⟩ = ⟨δ/d⟩ over touching contacts (–)
     double maxOverlap = 0.0;      ///< max δ/d (–)

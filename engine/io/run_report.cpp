@@ -36,7 +36,7 @@ void RunRecorder::record(const StepStats& s) {
     if (s.step % m_every == 0 || s.step == 1)
         m_samples.push_back({s.time, s.kineticEnergy, s.residual, s.meanOverlap, s.maxOverlap,
                              s.seconds.total(), s.contacts, s.iterations, s.impacts,
-                             s.reductionLevel, s.aggregates});
+                             s.reductionLevel, s.aggregates, s.newtonResidual});
 }
 
 namespace {
@@ -76,6 +76,7 @@ void archiveStats(StateArchive& a, const std::string& name, StepStats& s) {
     a.field("residual", s.residual);
     a.field("maxResidual", s.maxResidual);
     a.field("normalResidual", s.normalResidual);
+    if (!a.loading() || a.has("newtonResidual")) a.field("newtonResidual", s.newtonResidual);
     a.field("kineticEnergy", s.kineticEnergy);
     a.field("meanOverlap", s.meanOverlap);
     a.field("maxOverlap", s.maxOverlap);
@@ -131,6 +132,8 @@ void RunRecorder::archive(StateArchive& a) {
     column("impacts", &Sample::impacts);
     column("reductionLevel", &Sample::reductionLevel);
     column("aggregates", &Sample::aggregates);
+    if (!a.loading() || a.has("newtonResidual"))  // states from before it: zeros
+        column("newtonResidual", &Sample::newtonResidual);
 }
 
 namespace {
@@ -237,6 +240,7 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
         series["stepSeconds"].push_back(s.stepSeconds);
         series["reductionLevel"].push_back(s.reductionLevel);
         series["aggregates"].push_back(s.aggregates);
+        series["newtonResidual"].push_back(s.newtonResidual);
     }
     report["series"] = series;
     Json measurements = Json::array();

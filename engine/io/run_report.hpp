@@ -48,6 +48,7 @@ public:
         int contacts, iterations, impacts;
         double reductionLevel;
         int aggregates;
+        double newtonResidual;  ///< StepStats::newtonResidual
     };
     const std::vector<Sample>& samples() const { return m_samples; }
     long sampleEvery() const { return m_every; }

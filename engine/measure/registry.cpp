@@ -11,6 +11,7 @@ extern const MeasurementFactory kRestitutionMeasurement;
 extern const MeasurementFactory kWallForceMeasurement;
 extern const MeasurementFactory kColumnHeightMeasurement;
 extern const MeasurementFactory kSolverConvergenceMeasurement;
+extern const MeasurementFactory kSolverRaceMeasurement;
 extern const MeasurementFactory kCellStressMeasurement;
 extern const MeasurementFactory kContactErrorsMeasurement;
 extern const MeasurementFactory kForceNetworkMeasurement;
@@ -30,6 +31,7 @@ const std::vector<const MeasurementFactory*>& measurementFactories() {
         &kWallForceMeasurement,
         &kColumnHeightMeasurement,
         &kSolverConvergenceMeasurement,
+        &kSolverRaceMeasurement,
         &kCellStressMeasurement,
         &kContactErrorsMeasurement,
         &kForceNetworkMeasurement,

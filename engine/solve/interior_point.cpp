@@ -4,56 +4,25 @@
 
 #include <Eigen/Dense>
 
-#include <dlfcn.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 
 namespace ndem {
 
-namespace {
 
-/// Sets OpenBLAS's thread count where OpenBLAS is the BLAS CHOLMOD calls (Debian's default
-/// alternative); with another BLAS there is nothing to set.
-void setBlasThreads(int threads) {
-    using Setter = void (*)(int);
-    static const Setter set =
-        reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
-    static std::atomic<int> current{0};
-    if (set && current.exchange(threads) != threads) set(threads);
-}
-
-}  // namespace
-
-void InteriorPointSolver::buildPattern(const std::vector<int>& dim, const std::vector<int>& offset,
-                                       const Sparse& w) {
-    // Ŵ's pattern and every contact's diagonal block (R⁻² fills it even where Ŵ has zeros).
-    std::vector<Eigen::Triplet<double>> blocks;
-    for (size_t c = 0; c < dim.size(); ++c) {
-        const int d = dim[c], o = offset[c];
-        for (int i = 0; i < d; ++i)
-            for (int j = 0; j < d; ++j)
-                blocks.emplace_back(o + i, o + j, 0.0);
-    }
-    Sparse diagonal(w.rows(), w.cols());
-    diagonal.setFromTriplets(blocks.begin(), blocks.end());
-    m_k = w + diagonal;
-    m_k.makeCompressed();
-    m_base.assign(m_k.valuePtr(), m_k.valuePtr() + m_k.nonZeros());
-    m_slot.clear();
-    for (const auto& t : blocks) {
-        const int* begin = m_k.innerIndexPtr() + m_k.outerIndexPtr()[t.col()];
-        const int* end = m_k.innerIndexPtr() + m_k.outerIndexPtr()[t.col() + 1];
-        m_slot.push_back(
-            static_cast<int>(std::lower_bound(begin, end, t.row()) - m_k.innerIndexPtr()));
-    }
-    m_cholmod = m_k.rows() >= kCholmodRows;
+bool InteriorPointSolver::buildPattern(const std::vector<int>& dim,
+                                       const std::vector<int>& offset, const Sparse& w) {
+    const bool same = m_pattern.build(dim, offset, w) && m_analysed;
+    if (same) return true;
+    const Sparse& k = m_pattern.matrix();
+    m_cholmod = k.rows() >= kCholmodRows;
     if (m_cholmod)
-        m_supernodal.analyzePattern(m_k);
+        m_supernodal.analyzePattern(k);
     else
-        m_ldlt.analyzePattern(m_k);
+        m_ldlt.analyzePattern(k);
+    m_analysed = true;
+    return false;
 }
 
 Eigen::VectorXd InteriorPointSolver::solveNewton(const Eigen::VectorXd& rhs) {
@@ -62,25 +31,22 @@ Eigen::VectorXd InteriorPointSolver::solveNewton(const Eigen::VectorXd& rhs) {
 }
 
 bool InteriorPointSolver::factor(const std::vector<double>& d) {
-    // Ŵ + R⁻², contact by contact (d holds each contact's block, row-major, in slot order).
-    std::copy(m_base.begin(), m_base.end(), m_k.valuePtr());
-    for (size_t i = 0; i < m_slot.size(); ++i)
-        m_k.valuePtr()[m_slot[i]] += d[i];
+    const Sparse& k = m_pattern.assemble(d);
     if (m_cholmod) {
-        m_supernodal.factorize(m_k);
+        m_supernodal.factorize(k);
         return m_supernodal.info() == Eigen::Success;
     }
-    m_ldlt.factorize(m_k);
+    m_ldlt.factorize(k);
     return m_ldlt.info() == Eigen::Success;
 }
 
 InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::VectorXd& r,
                                                const InteriorPointOptions& options) {
     if (options.residualHistory) options.residualHistory->clear();
-    setBlasThreads(std::max(1, options.threads));
+    setBlasThreads(options.threads);
     Eigen::VectorXd shift = Eigen::VectorXd::Zero(p.rows());
-    if (!options.coulomb) return solveProgram(p, shift, options.maxIterations, options, r);
-    // Coulomb: programs with the normal velocity shifted by μ‖u_t‖ until the shift holds still.
+    if (options.associated) return solveProgram(p, shift, options.maxIterations, options, r);
+    // Programs with the normal velocity shifted by (μ − ν)‖u_t‖ until the shift holds still.
     InteriorPointResult total;
     const double scale = std::max(p.q.lpNorm<Eigen::Infinity>(), 1e-300);
     const double tolerance = options.tolerance > 0.0 ? options.tolerance : 1e-10 * scale;
@@ -92,13 +58,18 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
         total.programs = k + 1;
         total.residual = one.residual;
         total.complementarity = one.complementarity;
+        total.relative = one.relative;
+        total.reusedAnalysis = one.reusedAnalysis;
         const Eigen::VectorXd u = p.W * r + p.q;
         double moved = 0.0;
         for (int c = 0; c < p.contacts(); ++c) {
             const int o = p.offset[static_cast<size_t>(c)];
             const int d = p.dim[static_cast<size_t>(c)];
             if (d == 1) continue;
-            const double s = p.mu[static_cast<size_t>(c)] * cone::tangentNorm(d, u.data() + o);
+            const double mu = p.mu[static_cast<size_t>(c)];
+            const double nu =
+                options.dilation.empty() ? 0.0 : options.dilation[static_cast<size_t>(c)];
+            const double s = (mu - std::min(nu, mu)) * cone::tangentNorm(d, u.data() + o);
             moved = std::max(moved, std::abs(s - shift[o]));
             shift[o] = s;
         }
@@ -168,7 +139,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     const double P = a * V;
     const Eigen::VectorXd qs = q.cwiseQuotient(t) / V;
     const double tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-10;
-    buildPattern(dims, offsets, w);
+    result.reusedAnalysis = buildPattern(dims, offsets, w);
 
     // Each contact's R⁻² block (identity for the start), in the slots' order.
     std::vector<double> blocks;
@@ -309,6 +280,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         rOut[rowsUsed[static_cast<size_t>(i)]] = rUsed[i];
     const Eigen::VectorXd res = w * x + qs - z;
     result.residual = (res.cwiseProduct(t)).lpNorm<Eigen::Infinity>() * V;
+    result.relative = best;
     double normal = 0.0;
     for (int c = 0; c < coneCount; ++c)
         normal += rUsed[offsets[static_cast<size_t>(c)]];

@@ -7,17 +7,21 @@
 // Nesterov–Todd scaling of each cone, Mehrotra's predictor–corrector. Each iteration factors one
 // sparse system, the Delassus operator plus the cones' scaling blocks, W + R⁻² (the paper's
 // reduced Newton system, Eq. 55–57, eliminated to the contacts' unknowns), by a sparse LDLᵀ
-// whose symbolic analysis is done once per program. Rejected: the bodies' system
+// whose symbolic analysis is done once per program, and kept for the next program while the
+// contacts' structure stays the same (a resting packing, step after step). Rejected: the bodies' system
 // M + Jᵀ(Σ + R⁻²)⁻¹J, smaller, but its Woodbury back-substitution cancels catastrophically once
 // contacts are active (R⁻² → 0). The iteration count hardly grows with the problem, where
 // Gauss–Seidel's sweeps grow with the height of a packing (servin-2014 Eq. 41).
 //
-// Coulomb's law (the non-associated rule, as FCLib and Siconos pose it) is solved as the fixed
-// point of such programs, each with the normal velocity shifted by μ‖u_t‖ of the last answer
-// (De Saxcé's bipotential; acary-2011).
+// A non-associated rule with dilation ν < μ (krabbenhoft-2012 Sec. 4.1; ν = 0 is Coulomb's law
+// as FCLib and Siconos pose it) is solved as the fixed point of such programs, each with the
+// normal velocity shifted by (μ − ν)‖u_t‖ of the last answer (De Saxcé's bipotential;
+// acary-2011): the associated rule then lets a sliding contact open at ν‖u_t‖. In the plane,
+// LcpInteriorPoint solves that rule directly, as the paper does.
 #pragma once
 
 #include "solve/local_problem.hpp"
+#include "solve/newton_pattern.hpp"
 
 #include <Eigen/CholmodSupport>
 #include <Eigen/SparseCholesky>
@@ -28,7 +32,12 @@ namespace ndem {
 
 struct InteriorPointOptions {
     int maxIterations = 50;  ///< Newton steps, summed over the Coulomb fixed point's programs
-    bool coulomb = false;    ///< Coulomb's law (fixed point) instead of the associated law
+    /// Associated sliding (the cone program); false: the non-associated rule with dilation
+    /// `dilation` by the fixed point.
+    bool associated = true;
+    /// ν of each contact in the problem's units (a normal row scaled by s takes ν s), at most
+    /// its μ; empty: 0 at every contact, Coulomb's law.
+    std::vector<double> dilation;
     /// Stop when the optimality residual and the complementarity, as velocities (m/s), are
     /// below; 0 = 10⁻¹⁰ of the largest free velocity. A program that stalls short of it (round-off)
     /// ends at its best iterate, unconverged.
@@ -43,6 +52,12 @@ struct InteriorPointResult {
     int iterations = 0;  ///< Newton steps in all
     int programs = 0;    ///< cone programs solved (1 for the associated law)
     bool converged = false;
+    /// Whether the Newton matrix's symbolic analysis came from the previous program (the
+    /// same contact structure): the last program's.
+    bool reusedAnalysis = false;
+    /// The optimality residual relative to the largest free velocity (krabbenhoft-2012 Eq. 52's
+    /// measure, which Fig. 9 plots).
+    double relative = 0.0;
     double residual = 0.0;         ///< ‖W r + q − û‖∞ of the last program (m/s)
     double complementarity = 0.0;  ///< rᵀû / Σ r_n of the last program (m/s)
 };
@@ -60,7 +75,8 @@ class InteriorPointSolver {
     InteriorPointResult solveProgram(const LocalProblem& p, const Eigen::VectorXd& shift,
                                      int budget, const InteriorPointOptions& options,
                                      Eigen::VectorXd& r);
-    void buildPattern(const std::vector<int>& dim, const std::vector<int>& offset, const Sparse& w);
+    /// The Newton matrix's structure; false when the last program's analysis was reused.
+    bool buildPattern(const std::vector<int>& dim, const std::vector<int>& offset, const Sparse& w);
     bool factor(const std::vector<double>& blocks);  ///< false: the factorisation failed
 
     /// The Newton system's factorisation: Eigen's simplicial LDLᵀ for small programs, CHOLMOD's
@@ -72,9 +88,8 @@ class InteriorPointSolver {
     Eigen::CholmodSupernodalLLT<Sparse> m_supernodal;
     Eigen::VectorXd solveNewton(const Eigen::VectorXd& rhs);
 
-    Sparse m_k;                  ///< Ŵ + R⁻², fixed pattern
-    std::vector<double> m_base;  ///< Ŵ's values in m_k's pattern
-    std::vector<int> m_slot;     ///< value index of each cone block entry, row-major
+    NewtonPattern m_pattern;  ///< Ŵ + R⁻²
+    bool m_analysed = false;  ///< a symbolic analysis is held
     Eigen::SimplicialLDLT<Sparse> m_ldlt;
 };
 

@@ -4,6 +4,7 @@
 #include "solve/contact_problem.hpp"
 #include "solve/general_rows.hpp"
 #include "solve/interior_point.hpp"
+#include "solve/lcp_interior_point.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -518,15 +519,45 @@ PgsSolver& PgsSolver::operator=(PgsSolver&&) noexcept = default;
 
 PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
                                         std::span<SolverBody> bodies, const PgsOptions& options) {
-    if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
-    const ContactProblem problem = ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension});
-    InteriorPointOptions o;
-    o.maxIterations = options.iterations;
-    o.tolerance = options.tolerance;
-    o.residualHistory = options.residualHistory;
-    o.threads = options.threads;
+    const ContactProblem problem =
+        ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension});
+    const LocalProblem local = problem.local();
     Eigen::VectorXd lambda;
-    const InteriorPointResult r = m_interiorPoint->solve(problem.local(), lambda, o);
+    InteriorPointResult r;
+    if (options.slidingRule == SlidingRule::Associated) {
+        if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
+        InteriorPointOptions o;
+        o.maxIterations = options.iterations;
+        o.tolerance = options.tolerance;
+        o.residualHistory = options.residualHistory;
+        o.threads = options.threads;
+        r = m_interiorPoint->solve(local, lambda, o);
+    } else {
+        // ν in row units: a normal row scaled by s opens at ν s |u_t| (μ' = μ s likewise).
+        std::vector<double> nu(static_cast<size_t>(problem.contacts()));
+        for (size_t c = 0; c < nu.size(); ++c)
+            nu[c] = std::min(options.dilation * problem.scale[c], problem.mu[c]);
+        if (options.dimension == 2) {
+            if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
+            LcpOptions o;
+            o.maxIterations = options.iterations;
+            o.tolerance = options.tolerance;
+            o.residualHistory = options.residualHistory;
+            o.dilation = std::move(nu);
+            o.threads = options.threads;
+            r = m_lcp->solve(local, lambda, o);
+        } else {
+            if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
+            InteriorPointOptions o;
+            o.maxIterations = options.iterations;
+            o.tolerance = options.tolerance;
+            o.residualHistory = options.residualHistory;
+            o.threads = options.threads;
+            o.associated = false;
+            o.dilation = std::move(nu);
+            r = m_interiorPoint->solve(local, lambda, o);
+        }
+    }
     problem.store(lambda, rows, bodies);
     const ProblemResidual residual = pgsResidual(problem, lambda);
     m_layout = PgsLayout{};
@@ -537,6 +568,7 @@ PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
     result.residual = residual.mean;
     result.maxResidual = residual.max;
     result.normalResidual = residual.normal;
+    result.newtonResidual = r.relative;
     return result;
 }
 

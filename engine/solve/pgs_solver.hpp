@@ -19,6 +19,7 @@
 namespace ndem {
 
 class InteriorPointSolver;
+class LcpInteriorPoint;
 
 struct PgsOptions {
     int iterations = 100;      ///< maximum sweeps N_it
@@ -38,6 +39,9 @@ struct PgsOptions {
     /// 2: the contacts lie in the x–z plane; the interior-point method takes their normal and
     /// t1 rows only (the PGS sweeps t2 too, which stays zero there).
     int dimension = 3;
+    /// The interior-point method's sliding rule and dilation ν (krabbenhoft-2012 Sec. 4.1).
+    SlidingRule slidingRule = SlidingRule::Associated;
+    double dilation = 0.0;
 };
 
 struct PgsResult {
@@ -45,6 +49,7 @@ struct PgsResult {
     double residual = 0.0;     ///< mean |Δλ_j| D_j over all rows of the last sweep (m/s)
     double maxResidual = 0.0;  ///< max |Δλ_j| D_j of the last sweep (m/s)
     double normalResidual = 0.0;  ///< mean over normal rows only (m/s)
+    double newtonResidual = 0.0;  ///< interior point: its relative residual (StepStats)
 };
 
 /// How a solve split its rows: graph colours of SIMD blocks, and the general rows.
@@ -96,6 +101,7 @@ private:
     PgsResult solveInteriorPoint(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                                  const PgsOptions& options);
     std::unique_ptr<InteriorPointSolver> m_interiorPoint;
+    std::unique_ptr<LcpInteriorPoint> m_lcp;  ///< the non-associated rule in the plane
     /// Float solves: the float body records from the double ones, and back.
     void loadFloatBodies(std::span<const SolverBody> bodies, int threads);
     void storeFloatBodies(std::span<SolverBody> bodies, int threads) const;

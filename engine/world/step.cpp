@@ -177,6 +177,11 @@ void World::continuousStage(StepContext& ctx) {
             m_rows, m_bodies, ProblemForm{m_settings.dimension, true});
         m_captureProblem = false;
     }
+    if (m_captureStep) {
+        m_capturedStep = StepProblem{m_time, m_rows, m_bodies,
+                                     pgsOptions(ctx, m_settings.iterations, m_settings.tolerance)};
+        m_captureStep = false;
+    }
     const PgsResult r =
         m_pgs.solve(m_rows, m_bodies,
                     pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
@@ -188,6 +193,7 @@ void World::continuousStage(StepContext& ctx) {
     stats.residual = r.residual;
     stats.maxResidual = r.maxResidual;
     stats.normalResidual = r.normalResidual;
+    stats.newtonResidual = r.newtonResidual;
 }
 
 void World::mergeAggregates(StepContext& ctx) {
@@ -288,6 +294,8 @@ PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tole
     o.method = m_settings.method;
     o.order = m_settings.order;
     o.dimension = m_settings.dimension;
+    o.slidingRule = m_settings.slidingRule;
+    o.dilation = m_settings.dilation;
     return o;
 }
 

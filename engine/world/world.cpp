@@ -60,9 +60,6 @@ Expected<World> World::create(const Scene& scene) {
     return w;
 }
 
-namespace {
-
-/// The interior-point method solves the friction cones only (no rolling rows yet).
 std::optional<Error> solverTakesMaterials(SolverMethod method, const MaterialTable& table) {
     if (method != SolverMethod::InteriorPoint) return std::nullopt;
     const auto count = static_cast<MaterialId>(table.materials().size());
@@ -74,8 +71,6 @@ std::optional<Error> solverTakesMaterials(SolverMethod method, const MaterialTab
                              table.materials()[b].name + " have rollingResistance > 0)"};
     return std::nullopt;
 }
-
-}  // namespace
 
 std::optional<Error> World::setMaterials(const std::vector<Material>& materials) {
     const std::vector<Material>& old = m_materials.materials();

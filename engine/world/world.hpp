@@ -46,6 +46,20 @@ struct SolverProbe {
                                          ///< (wang-servin-berglund Eq. 13)
 };
 
+/// The continuous stage's input of one step as the solve is about to see it (after the warm
+/// start): its rows, its bodies and the options the step solves them with; for solving the
+/// same step again with other methods (measure/solver_race.cpp).
+struct StepProblem {
+    double time = 0.0;  ///< simulated time at the start of the step (s)
+    std::vector<SolverContact> rows;
+    std::vector<SolverBody> bodies;
+    PgsOptions options;  ///< no residual history
+};
+
+/// Whether `method` solves every pair of `table` (the interior-point method: the friction cones
+/// only, no rolling rows yet); else the error naming the materials.
+std::optional<Error> solverTakesMaterials(SolverMethod method, const MaterialTable& table);
+
 /// Owns bodies, geometry, materials and contacts, and advances them one step at a time.
 /// Threading contract: not thread-safe; one thread calls step() and everything else, and
 /// nobody reads the world while step() runs (the app copies snapshots between steps).
@@ -117,6 +131,9 @@ public:
     /// contact with three rows), e.g. for an FCLib file; take it after the step.
     void requestContactProblem() { m_captureProblem = true; }
     std::optional<ContactProblem> takeContactProblem() { return std::exchange(m_capturedProblem, {}); }
+    /// Keeps the next continuous solve's rows, bodies and options; take them after the step.
+    void requestStepProblem() { m_captureStep = true; }
+    std::optional<StepProblem> takeStepProblem() { return std::exchange(m_capturedStep, {}); }
     const SolverProbe& solverProbe() const { return m_probe; }
     const std::vector<std::unique_ptr<Measurement>>& measurements() const { return m_measurements; }
 
@@ -235,6 +252,8 @@ private:
     SolverProbe m_probe;
     bool m_captureProblem = false;
     std::optional<ContactProblem> m_capturedProblem;
+    bool m_captureStep = false;
+    std::optional<StepProblem> m_capturedStep;
     bool m_recordResidual = false;
 
     std::vector<Emitter> m_emitters;

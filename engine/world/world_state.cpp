@@ -105,8 +105,9 @@ void World::archive(StateArchive& a) {
     a.field("removedTotal", m_removedTotal);
     {
         const auto scope = a.scope("settings");
+        // A key that a state from an older ndem lacks keeps the scene's value.
         visitSettings(m_settings, [&](const SettingInfo& info, auto& field, auto&&...) {
-            a.field(info.key, field);
+            if (!a.loading() || a.has(info.key)) a.field(info.key, field);
         });
     }
     {

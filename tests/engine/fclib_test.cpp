@@ -7,6 +7,7 @@
 #include "solve/contact_problem.hpp"
 #include "solve/contact_rows.hpp"
 #include "solve/interior_point.hpp"
+#include "solve/lcp_interior_point.hpp"
 #include "solve/local_gauss_seidel.hpp"
 #include "test_util.hpp"
 
@@ -165,7 +166,7 @@ TEST(Fclib, SiconosNsgsFindsOurReactionsOnAFrictionlessBed) {
     Eigen::VectorXd ip;
     InteriorPointSolver solver;
     InteriorPointOptions o;
-    o.coulomb = true;
+    o.associated = false;
     o.maxIterations = 100;
     o.tolerance = 1e-14;
     EXPECT_TRUE(solver.solve(p, ip, o).converged);
@@ -209,7 +210,7 @@ TEST(Fclib, APlanarStepIsTwoRowsPerContactAndSiconosAgrees) {
     EXPECT_LT(siconosError(p, gs), 1e-8);
     InteriorPointSolver solver;
     InteriorPointOptions o;
-    o.coulomb = true;
+    o.associated = false;
     o.maxIterations = 300;
     Eigen::VectorXd ip;
     solver.solve(p, ip, o);
@@ -221,6 +222,25 @@ TEST(Fclib, APlanarStepIsTwoRowsPerContactAndSiconosAgrees) {
     }
     EXPECT_NEAR(ours, theirs, 1e-4 * theirs);
     EXPECT_NEAR(siconosError(p, gs), coulombError(p, gs), 1e-12);
+}
+
+TEST(Fclib, ThePlanarComplementarityProblemSolvesCoulombsLawAsSiconosDoes) {
+    // In the plane Coulomb's law is the LCP of krabbenhoft-2012 Sec. 4.1 with ν = 0: solved by
+    // its interior point in at most 50 Newton steps, it passes Siconos' fc2d measure and
+    // carries the weight Siconos' NSGS carries.
+    const LocalProblem p = bedProblem(120, 0.5, 2);
+    const Eigen::VectorXd reference = siconosThroughFile(p, "planar-lcp.hdf5", 1e-10);
+    LcpInteriorPoint lcp;
+    Eigen::VectorXd r;
+    const InteriorPointResult res = lcp.solve(p, r, {});
+    EXPECT_LE(res.iterations, 50);
+    EXPECT_LT(siconosError(p, r), 1e-6);
+    double ours = 0.0, theirs = 0.0;
+    for (int c = 0; c < p.contacts(); ++c) {
+        ours += r[2 * c];
+        theirs += reference[2 * c];
+    }
+    EXPECT_NEAR(ours, theirs, 1e-5 * theirs);
 }
 
 }  // namespace

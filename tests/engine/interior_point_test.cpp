@@ -60,7 +60,7 @@ Solution interiorPoint(const ContactProblem& p, double tolerance = 1e-12, int it
                        bool coulomb = false) {
     InteriorPointSolver solver;
     InteriorPointOptions o;
-    o.coulomb = coulomb;
+    o.associated = !coulomb;
     o.maxIterations = iterations;
     o.tolerance = tolerance;
     Solution s;

@@ -6,6 +6,7 @@
 #include "measure/measurements.hpp"
 #include "solve/contact_problem.hpp"
 #include "solve/interior_point.hpp"
+#include "solve/lcp_interior_point.hpp"
 #include "test_util.hpp"
 
 #include <cmath>
@@ -164,6 +165,76 @@ TEST(Planar, TheInteriorPointSolvesTwoRowsPerContactAsPgsDoesThree) {
         EXPECT_EQ(world.particles().position[i].y(), 0.0);
         fastest = std::max(fastest, world.particles().velocity[i].norm());
     }
+    EXPECT_LT(fastest, 1e-3);
+}
+
+TEST(Planar, ASlidingDiskOpensAtTheDilationOfItsSlidingRule) {
+    // krabbenhoft-2012 Sec. 3.2 and 4.1: a disk sliding on the floor at 1 m/s. The associated
+    // rule lifts it at μ|u_t| (the dilation of a time step, Fig. 3); the non-associated rule
+    // at ν|u_t|; ν = 0 keeps it on the floor, braking at μ g.
+    const double mu = 0.5, h = 0.01;
+    Material grain = scenes::servinGrain();
+    grain.friction = mu;
+    struct Case {
+        SlidingRule rule;
+        double nu, lift;  // lift: u_n / |u_t| expected
+    };
+    for (const Case c : {Case{SlidingRule::Associated, 0.0, mu},
+                         Case{SlidingRule::NonAssociated, 0.1, 0.1},
+                         Case{SlidingRule::NonAssociated, 0.0, 0.0}}) {
+        StepSettings s = planar();
+        s.timeStep = h;
+        s.impactEnabled = false;
+        s.method = SolverMethod::InteriorPoint;
+        s.slidingRule = c.rule;
+        s.dilation = c.nu;
+        Scene scene = scenes::rollingSphere(1.0, kD, grain, s);
+        scene.particles[0].angularVelocity.setZero();
+        World world = test::makeWorld(std::move(scene));
+        const StepStats stats = world.step();
+        const Vec3 v = world.particles().velocity[0];
+        const double slip = v.x() - 0.5 * kD * world.particles().angularVelocity[0].y();
+        EXPECT_GT(slip, 0.3) << c.lift;  // still sliding (the lift loads the contact)
+        EXPECT_NEAR(v.z(), c.lift * slip, 2e-3 * slip) << "lift " << c.lift;
+        EXPECT_LT(stats.newtonResidual, 1e-8) << c.lift;
+        if (c.nu == 0.0 && c.rule == SlidingRule::NonAssociated) {
+            EXPECT_NEAR(v.x(), 1.0 - mu * kG * h, 1e-3 * mu * kG * h);
+        }
+    }
+}
+
+TEST(Planar, TheComplementarityProblemSolvesCoulombsLawOnABed) {
+    // ν = 0 on a settled bed: Siconos' error measure of Coulomb's law, reached in the paper's
+    // budget of 50 Newton steps; and ν = μ agrees with the cone program.
+    World world = settledBed(120);
+    world.requestContactProblem();
+    world.step();
+    std::optional<ContactProblem> p = world.takeContactProblem();
+    ASSERT_TRUE(p.has_value());
+    const LocalProblem local = p->local();
+    LcpInteriorPoint lcp;
+    LcpOptions o;
+    Eigen::VectorXd coulomb;
+    const InteriorPointResult r = lcp.solve(local, coulomb, o);
+    EXPECT_LE(r.iterations, 50);
+    EXPECT_LT(coulombError(local, coulomb), 1e-6) << r.relative;
+    o.dilation = local.mu;
+    Eigen::VectorXd associated, cone;
+    EXPECT_TRUE(lcp.solve(local, associated, o).converged);
+    InteriorPointSolver ip;
+    EXPECT_TRUE(ip.solve(local, cone, {}).converged);
+    EXPECT_LT((associated - cone).norm(), 1e-6 * cone.norm());
+
+    // Stepping with it: the bed stays at rest in the plane.
+    StepSettings s = world.settings();
+    s.method = SolverMethod::InteriorPoint;
+    s.slidingRule = SlidingRule::NonAssociated;
+    ASSERT_FALSE(world.applySettings(s));
+    for (int k = 0; k < 10; ++k)
+        world.step();
+    double fastest = 0.0;
+    for (size_t i = 0; i < world.particles().size(); ++i)
+        fastest = std::max(fastest, world.particles().velocity[i].norm());
     EXPECT_LT(fastest, 1e-3);
 }
 

@@ -218,7 +218,7 @@ const std::vector<Case>& cases() {
     static const std::vector<Case> all = {janssenCase(),  iterationScalingCase(), warmStartCase(),
                                           drumCase(),     angleOfReposeCase(),    collapseCase(),
                                           modelReductionCase(),   solverAccuracyCase(),
-                                          columnCollapse2dCase()};
+                                          columnCollapse2dCase(), solverRaceCase()};
     return all;
 }
 

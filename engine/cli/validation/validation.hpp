@@ -117,5 +117,6 @@ Case collapseCase();
 Case modelReductionCase();
 Case solverAccuracyCase();
 Case columnCollapse2dCase();
+Case solverRaceCase();
 
 }  // namespace ndem::cli::validation

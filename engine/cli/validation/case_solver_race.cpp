@@ -1,0 +1,173 @@
+// Where each solver wins (krabbenhoft-2012 against servin-2014 and wang-servin-berglund): one
+// real step of the 1 d column at growing heights, of a settled silo and of a pile, solved again
+// by the PGS from a cold start, by the PGS from the step's warm start and by the interior point,
+// each as far as it must go for the normal impulses to come within 1 % of the exact answer
+// (the solverRace measurement); sweeps or Newton steps, and wall time on one thread.
+#include "validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ndem::cli::validation {
+
+namespace {
+
+struct Subject {
+    std::string label;  ///< row of the table
+    RunSpec spec;
+    double height = 0.0;  ///< column: grains stacked (the plot's x); 0: not a column
+};
+
+constexpr double kTarget = 0.01;
+
+std::vector<Override> raceAt(double at, std::vector<Override> more) {
+    more.push_back({"threads", "1"});
+    more.push_back({"warmStart.enabled", "true"});
+    more.push_back({"materials.0.rollingResistance", "0"});
+    more.push_back({"duration", num(at + 0.05, 6)});
+    more.push_back({"measurements", R"([{"type": "solverRace", "at": )" + num(at, 6) +
+                                        R"(, "target": )" + num(kTarget) + "}]"});
+    return more;
+}
+
+CaseReport run(const Context& ctx) {
+    CaseReport report;
+    report.id = "solver-race";
+    report.title = "Where each solver wins: PGS cold, PGS warm started, interior point";
+    report.source =
+        "krabbenhoft-2012 Sec. 4.5 (interior-point iterations in the 20s to low 30s, "
+        "independent of the system size); servin-2014 Eq. 41 (PGS sweeps grow with a "
+        "column's height); wang-servin-berglund (warm starting)";
+    const bool quick = ctx.quick();
+    const std::vector<int> heights =
+        quick ? std::vector<int>{10, 40, 160} : std::vector<int>{10, 40, 160, 640, 2560};
+    std::vector<Subject> subjects;
+    for (int n : heights)
+        subjects.push_back({"1 d column, " + std::to_string(n) + " spheres",
+                            {"assets/scenes/column.json",
+                             raceAt(1.0, {{"particles.0.count", std::to_string(n)}}), std::nullopt},
+                            static_cast<double>(n)});
+    if (quick) {
+        subjects.push_back({"6 d silo, 700 grains",
+                            {"assets/scenes/silo-6d.json",
+                             raceAt(4.0, {{"particles.0.count", "700"},
+                                          {"gravityRamp.time", "3"},
+                                          {"solver.iterations", "100"}}),
+                             std::nullopt}});
+    } else {
+        subjects.push_back({"9 d silo, 7500 grains",
+                            {"assets/scenes/silo-9d.json",
+                             raceAt(8.0, {{"gravityRamp.time", "5"}, {"solver.iterations", "100"}}),
+                             std::nullopt}});
+        subjects.push_back(
+            {"pile, 3363 grains", {"assets/scenes/pile.json", raceAt(14.0, {}), std::nullopt}});
+    }
+    report.method =
+        "One step of each scene, taken as the continuous stage is about to solve it (PGS with "
+        "100 sweeps and warm start until then, one thread, rolling resistance off: the "
+        "interior point does not take it yet), is solved again by each method until the "
+        "error of its normal impulses against the exact answer of the law it solves, "
+        "Σ|λ − λ*| / Σλ* (weighted by the load, as a stress is), is within 1 %. The PGS "
+        "solves Coulomb's law, whose exact answer is taken to Siconos' error 10⁻⁸ (the "
+        "interior point's fixed point of cone programs, then Gauss–Seidel on W from its "
+        "answer); the interior point the associated rule (its own answer to round-off); the "
+        "column 'law gap' is how far the two exact answers lie apart. PGS: its sweeps checked on a "
+        "ladder "
+        "(×√2), at most 100 000, then that count timed in one solve; interior point "
+        "(associated rule): the least number of Newton steps that reaches 1 %, timed with "
+        "the assembly of its problem. Column: `assets/scenes/column.json` (13 mm spheres, "
+        "h = 5 ms) raced at t = 1 s; silo: the fast fill of the solver-accuracy case, raced "
+        "at rest; pile: `assets/scenes/pile.json` raced at t = 14 s, after the last grain.";
+    if (quick) report.method += " Quick: columns of 10, 40, 160 and a 700-grain 6 d silo.";
+    std::vector<RunSpec> specs;
+    for (const Subject& s : subjects)
+        specs.push_back(s.spec);
+    const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
+
+    Table columns;
+    std::string table =
+        "| scene | contacts | PGS cold: sweeps, s | PGS warm: sweeps, s | interior point: "
+        "Newton steps, s | law gap | fastest |\n|---|---|---|---|---|---|---|\n";
+    auto cell = [](double count, double seconds, double last = NAN) {
+        if (count >= 0 && std::isfinite(count)) return num(count, 4) + ", " + num(seconds, 3);
+        return std::string("not within the cap") +
+               (std::isfinite(last) ? " (" + num(100.0 * last, 2) + " % there)" : "");
+    };
+    std::vector<double> ipSteps, coldSweeps;
+    for (size_t i = 0; i < subjects.size(); ++i) {
+        auto sc = [&](const char* key) { return runs[i].scalar("solverRace", key); };
+        const double cold = sc("pgsColdSweeps"), warm = sc("pgsWarmSweeps");
+        const double ip = sc("interiorPointNewtonSteps");
+        const double coldS = cold >= 0 ? sc("pgsColdSeconds") : INFINITY;
+        const double warmS = warm >= 0 ? sc("pgsWarmSeconds") : INFINITY;
+        const double ipS = ip >= 0 ? sc("interiorPointSeconds") : INFINITY;
+        const double best = std::min({coldS, warmS, ipS});
+        const std::string fastest = !std::isfinite(best) ? "–"
+                                    : best == ipS        ? "interior point"
+                                    : best == warmS      ? "PGS warm"
+                                                         : "PGS cold";
+        table += "| " + subjects[i].label + " | " + num(sc("contacts"), 5) + " | " +
+                 cell(cold, coldS, sc("pgsColdLastError")) + " | " +
+                 cell(warm, warmS, sc("pgsWarmLastError")) + " | " + cell(ip, ipS) + " | " +
+                 num(100.0 * sc("lawGap"), 2) + " % | " + fastest + " |\n";
+        if (subjects[i].height > 0.0) {
+            columns["spheres"].push_back(subjects[i].height);
+            columns["pgsColdSeconds"].push_back(std::isfinite(coldS) ? coldS : NAN);
+            columns["pgsWarmSeconds"].push_back(std::isfinite(warmS) ? warmS : NAN);
+            columns["interiorPointSeconds"].push_back(std::isfinite(ipS) ? ipS : NAN);
+            columns["pgsColdSweeps"].push_back(cold);
+            columns["pgsWarmSweeps"].push_back(warm);
+            columns["interiorPointNewtonSteps"].push_back(ip);
+            ipSteps.push_back(sc("interiorPointConvergedSteps"));
+            coldSweeps.push_back(cold < 0 ? 1e5 : cold);
+        }
+        report.checks.push_back({subjects[i].label + ": the exact answer (Coulomb)", "–",
+                                 num(sc("referenceNewtonSteps"), 4) + " Newton steps, " +
+                                     num(sc("referenceSweeps"), 4) + " sweeps on W: error " +
+                                     num(sc("referenceError"), 2),
+                                 sc("referenceConverged") > 0 ? "converged" : "not converged",
+                                 sc("referenceConverged") > 0});
+    }
+    report.notes =
+        "Wall time to 1 % of the exact normal impulses of each method's law, one thread:\n\n" +
+        table;
+
+    // The paper's claim: Newton steps hardly grow with the size; the PGS's sweeps do.
+    const double ipGrowth = ipSteps.back() / std::max(1.0, ipSteps.front());
+    const double pgsGrowth = coldSweeps.back() / std::max(1.0, coldSweeps.front());
+    const std::string span =
+        std::to_string(heights.front()) + " to " + std::to_string(heights.back()) + " spheres";
+    report.checks.push_back({"interior point, Newton steps to convergence, column of " + span,
+                             "hardly grow with the system (20s to low 30s, Sec. 4.5)",
+                             num(ipSteps.front(), 3) + " → " + num(ipSteps.back(), 3),
+                             ipGrowth <= 2.0 ? "reproduced (at most doubles)" : "differs",
+                             ipGrowth <= 2.0});
+    report.checks.push_back({"PGS cold, sweeps to 1 %, column of " + span,
+                             "grow with the height (servin-2014 Eq. 41)",
+                             num(coldSweeps.front(), 4) + " → " + num(coldSweeps.back(), 4) +
+                                 (columns["pgsColdSweeps"].back() < 0 ? " (the cap)" : ""),
+                             pgsGrowth >= 4.0 ? "trend holds" : "differs", pgsGrowth >= 4.0});
+
+    Plot plot;
+    plot.png = "solver_race_column.png";
+    plot.title = "1 d column: wall time to 1 % of the normal impulses (one thread)";
+    plot.xLabel = "spheres in the column";
+    plot.yLabel = "wall time (s)";
+    plot.logX = plot.logY = true;
+    const std::string csv = ctx.csv(report.id, "column", columns);
+    for (const auto& [key, label] :
+         {std::pair{"pgsColdSeconds", "PGS cold"}, std::pair{"pgsWarmSeconds", "PGS warm started"},
+          std::pair{"interiorPointSeconds", "interior point"}})
+        plot.lines.push_back(
+            {csv, columnOf(columns, "spheres"), columnOf(columns, key), label, "linespoints"});
+    ctx.plot(report.id, {plot}, report);
+    return report;
+}
+
+}  // namespace
+
+Case solverRaceCase() {
+    return {"solver-race", "Where each solver wins", run};
+}
+
+}  // namespace ndem::cli::validation

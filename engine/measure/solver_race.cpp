@@ -1,0 +1,309 @@
+// Which solver wins on a real step: the step at time `at` is solved again from its own input by
+// the PGS from a cold start, by the PGS from the step's warm start, and by the interior-point
+// method (krabbenhoft-2012), each only as far as it must go for the normal impulses to come
+// within `target` of the exact answer of the law it solves (load-weighted); the sweeps or
+// Newton steps and the wall time that took. The PGS solves Coulomb's law, whose exact answer is
+// taken to Siconos' error 10⁻⁹; the interior point the associated rule, to round-off.
+#include "measure/measurement_state.hpp"
+#include "measure/measurements.hpp"
+#include "solve/contact_problem.hpp"
+#include "solve/interior_point.hpp"
+#include "solve/local_gauss_seidel.hpp"
+#include "world/world.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace ndem {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Siconos' error measure the exact answer must meet.
+constexpr double kExact = 1e-8;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Σ|λ_n − λ*_n| / Σ λ*_n: the error of the normal impulses weighted by the load, as a stress
+/// measure weighs them (a mean of each contact's relative error is dominated by the packing's
+/// nearly unloaded contacts, whose share the compliance alone decides).
+class NormalError {
+  public:
+    NormalError(const ContactProblem& p, const Eigen::VectorXd& exact) : m_p(p), m_exact(exact) {
+        for (int c = 0; c < p.contacts(); ++c)
+            m_total += std::abs(exact[p.offset[static_cast<size_t>(c)]]);
+    }
+    double ofVector(const Eigen::VectorXd& lambda) const {
+        return sum([&](int c) { return lambda[m_p.offset[static_cast<size_t>(c)]]; });
+    }
+    double ofRows(const std::vector<SolverContact>& rows) const {
+        return sum([&](int c) {
+            return rows[static_cast<size_t>(m_p.contactRow[static_cast<size_t>(c)])].lambda[0];
+        });
+    }
+
+  private:
+    template <class F>
+    double sum(F normal) const {
+        if (!(m_total > 0.0)) return 0.0;
+        double s = 0.0;
+        for (int c = 0; c < m_p.contacts(); ++c)
+            s += std::abs(normal(c) - m_exact[m_p.offset[static_cast<size_t>(c)]]);
+        return s / m_total;
+    }
+    const ContactProblem& m_p;
+    const Eigen::VectorXd& m_exact;
+    double m_total = 0.0;
+};
+
+/// Orders the table's rows by one column.
+void sortBy(Table& t, const std::string& key) {
+    std::vector<size_t> order(t[key].size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return t[key][a] < t[key][b]; });
+    for (auto& [name, column] : t) {
+        std::vector<double> sorted;
+        for (size_t i : order)
+            sorted.push_back(column[i]);
+        column = std::move(sorted);
+    }
+}
+
+class SolverRace final : public Measurement {
+  public:
+    SolverRace(double at, double target, int maxSweeps)
+        : m_at(at), m_target(target), m_maxSweeps(maxSweeps) {}
+    std::string name() const override { return "solverRace"; }
+
+    void prepare(World& world) override {
+        if (m_done) return;
+        if (std::optional<StepProblem> step = world.takeStepProblem()) {
+            race(*step, world.settings().dimension);
+            m_done = true;
+        } else if (!m_requested && world.time() + 0.5 * world.settings().timeStep >= m_at) {
+            world.requestStepProblem();
+            m_requested = true;
+        }
+    }
+    void sample(const World&, const StepStats&) override {}
+    MeasurementResult result() const override {
+        if (m_done) return m_result;
+        MeasurementResult r;
+        r.name = "solverRace";
+        r.headline = "the raced step was not reached (or the mode is smooth)";
+        return r;
+    }
+    void archive(StateArchive& a) override {
+        a.field("requested", m_requested);
+        a.field("done", m_done);
+        archiveResult(a, "result", m_result);
+    }
+
+  private:
+    struct Finish {
+        int count = -1;  ///< sweeps or Newton steps to the target; −1: not within the cap
+        double seconds = std::nan("");
+    };
+
+    /// The PGS from `rows`/`bodies`, checked on a ladder of sweep counts (×√2), then timed in
+    /// one solve of the first count that reached the target.
+    Finish pgs(const StepProblem& step, const std::vector<SolverContact>& rows0,
+               const std::vector<SolverBody>& bodies0, const NormalError& error, Table& curve) {
+        std::vector<SolverContact> rows = rows0;
+        std::vector<SolverBody> bodies = bodies0;
+        PgsSolver solver;
+        PgsOptions o = step.options;
+        o.tolerance = 0.0;
+        Finish f;
+        int done = 0;
+        curve["sweeps"].push_back(0);
+        curve["error"].push_back(error.ofRows(rows));
+        for (double next = 1.0; done < m_maxSweeps; next *= std::sqrt(2.0)) {
+            const int to = std::min(m_maxSweeps, std::max(done + 1, static_cast<int>(next)));
+            o.iterations = to - done;
+            solver.solve(rows, bodies, o);
+            done = to;
+            const double e = error.ofRows(rows);
+            curve["sweeps"].push_back(done);
+            curve["error"].push_back(e);
+            if (e <= m_target) {
+                f.count = done;
+                break;
+            }
+        }
+        if (f.count < 0) return f;
+        rows = rows0;
+        bodies = bodies0;
+        PgsSolver timed;
+        o.iterations = f.count;
+        const Clock::time_point start = Clock::now();
+        timed.solve(rows, bodies, o);
+        f.seconds = secondsSince(start);
+        return f;
+    }
+
+    /// The interior point (associated rule) stopped after k Newton steps, the problem built
+    /// from the rows as the engine builds it: the least k that reaches the target (bisection;
+    /// its error falls with k once it nears the answer), timed.
+    Finish interiorPoint(const StepProblem& step, int dimension, const NormalError& error,
+                         Table& curve, int& converged) {
+        auto solve = [&](int k, double* seconds) {
+            const Clock::time_point start = Clock::now();
+            const ContactProblem p =
+                ContactProblem::fromRows(step.rows, step.bodies, ProblemForm{dimension});
+            InteriorPointSolver ip;
+            InteriorPointOptions o;
+            o.maxIterations = k;
+            o.threads = step.options.threads;
+            Eigen::VectorXd lambda;
+            const InteriorPointResult r = ip.solve(p.local(), lambda, o);
+            if (seconds) *seconds = secondsSince(start);
+            converged = r.iterations;
+            return error.ofVector(lambda);
+        };
+        constexpr int kCap = 100;
+        Finish f;
+        const double full = solve(kCap, nullptr);
+        const int needed = converged;
+        if (!(full <= m_target)) return f;
+        int lo = 0, hi = needed;  // error(hi) ≤ target
+        while (hi - lo > 1) {
+            const int mid = (lo + hi) / 2;
+            const double e = solve(mid, nullptr);
+            curve["newtonSteps"].push_back(mid);
+            curve["error"].push_back(e);
+            (e <= m_target ? hi : lo) = mid;
+        }
+        curve["newtonSteps"].push_back(needed);
+        curve["error"].push_back(full);
+        sortBy(curve, "newtonSteps");
+        f.count = hi;
+        solve(hi, &f.seconds);
+        converged = needed;
+        return f;
+    }
+
+    /// Against the exact answer of its own law: the PGS Coulomb's, the interior point the
+    /// associated rule's; `lawGap` says how far the two answers lie apart.
+    void race(const StepProblem& step, int dimension) {
+        MeasurementResult& r = m_result;
+        r.name = "solverRace";
+        // Cold: no impulses, the bodies at v* (ContactProblem takes the warm start out of v*).
+        const ContactProblem p =
+            ContactProblem::fromRows(step.rows, step.bodies, ProblemForm{dimension});
+        std::vector<SolverContact> coldRows = step.rows;
+        std::vector<SolverBody> coldBodies = step.bodies;
+        p.store(Eigen::VectorXd::Zero(p.rows()), coldRows, coldBodies);
+
+        // The exact answer: the fixed point of cone programs, then Gauss–Seidel on W from there
+        // (the fixed point alone creeps where contacts slide; from its answer the sweeps have
+        // only the sliding contacts' share left to settle).
+        const LocalProblem local = p.local();
+        InteriorPointSolver exactSolver;
+        InteriorPointOptions exactOptions;
+        exactOptions.associated = false;
+        exactOptions.maxIterations = 300;
+        exactOptions.threads = step.options.threads;
+        Eigen::VectorXd exact;
+        const InteriorPointResult reference = exactSolver.solve(local, exact, exactOptions);
+        LocalGaussSeidelOptions polish;
+        polish.tolerance = 0.1 * kExact;
+        polish.maxIterations = 100000;
+        const LocalGaussSeidelResult polished =
+            coulombError(local, exact) <= kExact
+                ? LocalGaussSeidelResult{0, coulombError(local, exact), true}
+                : solveLocalGaussSeidel(local, exact, polish);
+        const NormalError error(p, exact);
+        // The interior point solves the associated rule: its own exact answer, and how far
+        // that law's answer lies from Coulomb's on this step.
+        InteriorPointSolver associatedSolver;
+        InteriorPointOptions associatedOptions;
+        associatedOptions.maxIterations = 200;
+        associatedOptions.threads = step.options.threads;
+        Eigen::VectorXd associated;
+        const InteriorPointResult associatedResult =
+            associatedSolver.solve(local, associated, associatedOptions);
+        const NormalError associatedError(p, associated);
+
+        Table coldCurve, warmCurve, ipCurve;
+        const Finish cold = pgs(step, coldRows, coldBodies, error, coldCurve);
+        const Finish warm = pgs(step, step.rows, step.bodies, error, warmCurve);
+        int converged = 0;
+        const Finish ip = interiorPoint(step, dimension, associatedError, ipCurve, converged);
+
+        r.scalars["time"] = step.time;
+        r.scalars["contacts"] = p.contacts();
+        r.scalars["associatedConverged"] = associatedResult.converged ? 1.0 : 0.0;
+        r.scalars["lawGap"] = error.ofVector(associated);
+        r.scalars["target"] = m_target;
+        r.scalars["referenceConverged"] = polished.error <= kExact ? 1.0 : 0.0;
+        r.scalars["referenceError"] = polished.error;
+        r.scalars["referenceNewtonSteps"] = reference.iterations;
+        r.scalars["referenceSweeps"] = polished.iterations;
+        r.scalars["threads"] = step.options.threads;
+        r.scalars["pgsColdSweeps"] = cold.count;
+        r.scalars["pgsColdSeconds"] = cold.seconds;
+        r.scalars["pgsWarmSweeps"] = warm.count;
+        r.scalars["pgsWarmSeconds"] = warm.seconds;
+        r.scalars["warmStartError"] = warmCurve["error"].front();
+        r.scalars["pgsColdLastError"] = coldCurve["error"].back();
+        r.scalars["pgsWarmLastError"] = warmCurve["error"].back();
+        r.scalars["interiorPointNewtonSteps"] = ip.count;
+        r.scalars["interiorPointSeconds"] = ip.seconds;
+        r.scalars["interiorPointConvergedSteps"] = converged;
+        r.tables["pgsCold"] = coldCurve;
+        r.tables["pgsWarm"] = warmCurve;
+        r.tables["interiorPoint"] = ipCurve;
+        auto finish = [](const Finish& f, const char* unit) {
+            char s[80];
+            if (f.count < 0)
+                std::snprintf(s, sizeof s, "not within the cap");
+            else
+                std::snprintf(s, sizeof s, "%d %s, %.3g s", f.count, unit, f.seconds);
+            return std::string(s);
+        };
+        r.headline = "to " + std::to_string(m_target) + " of the normal impulses (" +
+                     std::to_string(p.contacts()) + " contacts): PGS cold " +
+                     finish(cold, "sweeps") + "; warm " + finish(warm, "sweeps") +
+                     "; interior point " + finish(ip, "Newton steps");
+    }
+
+    double m_at, m_target;
+    int m_maxSweeps;
+    bool m_requested = false, m_done = false;
+    MeasurementResult m_result;
+};
+
+}  // namespace
+
+extern const MeasurementFactory kSolverRaceMeasurement{
+    "solverRace",
+    "the step at time `at` solved again by the PGS cold, the PGS warm started and the interior "
+    "point, each to `target` of the exact normal impulses: sweeps or Newton steps and wall time",
+    {{"at", MeasurementParameter::Number, "simulated time of the raced step (s, default 0)"},
+     {"target", MeasurementParameter::Number,
+      "error of the normal impulses to reach, sum |l - l*| / sum l* (default 0.01)"},
+     {"maxSweeps", MeasurementParameter::Whole, "the PGS gives up here (default 100000)"}},
+    [](const MeasurementRequest& r, const World& world) -> Expected<std::unique_ptr<Measurement>> {
+        const double target = r.number("target", 0.01);
+        const int maxSweeps = static_cast<int>(r.number("maxSweeps", 100000));
+        if (!(target > 0.0 && target < 1.0))
+            return Error{"measurement 'solverRace': target must be > 0 and < 1"};
+        if (maxSweeps < 1) return Error{"measurement 'solverRace': maxSweeps must be >= 1"};
+        if (world.settings().mode == StepMode::Smooth)
+            return Error{
+                "measurement 'solverRace': races the nonsmooth solvers (mode semi-smooth "
+                "or nonsmooth)"};
+        if (auto e = solverTakesMaterials(SolverMethod::InteriorPoint, world.materials()))
+            return Error{"measurement 'solverRace': races the interior point; " + e->message};
+        return std::unique_ptr<Measurement>(new SolverRace(r.number("at", 0.0), target, maxSweeps));
+    }};
+
+}  // namespace ndem

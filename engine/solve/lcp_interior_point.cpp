@@ -1,0 +1,228 @@
+#include "solve/lcp_interior_point.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ndem {
+
+namespace {
+
+/// One facet f = fN r_n + fT r_t ≤ 0 of a contact, and its column of G (gN, fT) in the flow
+/// rule; rows index the program's rows, t = −1 for a frictionless contact.
+struct Facet {
+    int n = 0, t = -1;
+    double fN = -1.0, gN = -1.0, fT = 0.0;
+};
+
+/// max α ≤ 1 with v + α dv ≥ 0.
+double maxStep(const Eigen::VectorXd& v, const Eigen::VectorXd& dv) {
+    double alpha = 1.0;
+    for (Eigen::Index i = 0; i < v.size(); ++i)
+        if (dv[i] < 0.0) alpha = std::min(alpha, -v[i] / dv[i]);
+    return alpha;
+}
+
+}  // namespace
+
+InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::VectorXd& rOut,
+                                            const LcpOptions& options) {
+    InteriorPointResult result;
+    result.programs = 1;
+    rOut = Eigen::VectorXd::Zero(full.rows());
+    if (options.residualHistory) options.residualHistory->clear();
+    setBlasThreads(options.threads);
+    // The program's rows (a frictionless contact: its normal row) and facets.
+    std::vector<int> dims, offsets, rowsUsed;
+    std::vector<Facet> facets;
+    for (int c = 0; c < full.contacts(); ++c) {
+        const size_t cc = static_cast<size_t>(c);
+        if (full.dim[cc] > 2) return result;
+        const int o = full.offset[cc];
+        const double mu = full.mu[cc];
+        const int d = mu > 0.0 ? full.dim[cc] : 1;
+        const int n = static_cast<int>(rowsUsed.size());
+        dims.push_back(d);
+        offsets.push_back(n);
+        for (int k = 0; k < d; ++k)
+            rowsUsed.push_back(o + k);
+        facets.push_back(Facet{n, -1, -1.0, -1.0, 0.0});
+        if (d == 1) continue;
+        const double nu = std::min(options.dilation.empty() ? 0.0 : options.dilation[cc], mu);
+        facets.push_back(Facet{n, n + 1, -mu, -nu, 1.0});
+        facets.push_back(Facet{n, n + 1, -mu, -nu, -1.0});
+    }
+    const int m = static_cast<int>(rowsUsed.size());
+    const int k = static_cast<int>(facets.size());
+    Eigen::VectorXd q(m);
+    for (int i = 0; i < m; ++i)
+        q[i] = full.q[rowsUsed[static_cast<size_t>(i)]];
+    const double V = q.lpNorm<Eigen::Infinity>();
+    if (m == 0 || !(V > 0.0)) {
+        result.converged = m == 0 || q.allFinite();
+        return result;
+    }
+    Sparse w;
+    if (m == full.rows()) {
+        w = full.W;
+    } else {
+        std::vector<Eigen::Triplet<double>> pick;
+        for (int i = 0; i < m; ++i)
+            pick.emplace_back(rowsUsed[static_cast<size_t>(i)], i, 1.0);
+        Sparse select(full.rows(), m);
+        select.setFromTriplets(pick.begin(), pick.end());
+        w = Sparse(select.transpose() * full.W) * select;
+    }
+    // Units of order one: velocities by V, impulses by V / mean diagonal of W.
+    const double wbar = std::max(w.diagonal().sum() / m, 1e-300);
+    w /= wbar;
+    const Eigen::VectorXd qs = q / V;
+    const double tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-10;
+    if (!m_pattern.build(dims, offsets, w) || !m_analysed) {
+        m_lu.analyzePattern(m_pattern.matrix());
+        m_analysed = true;
+    } else {
+        result.reusedAnalysis = true;
+    }
+
+    // Each contact's block of G D Fᵀ (D = diag(d_j) per facet), row-major, in contact order.
+    std::vector<double> blocks;
+    std::vector<int> blockOf(static_cast<size_t>(k));  // first block entry of the facet's contact
+    {
+        int next = 0;
+        size_t f = 0;
+        for (size_t c = 0; c < dims.size(); ++c) {
+            const int facetsHere = dims[c] == 1 ? 1 : 3;
+            for (int j = 0; j < facetsHere; ++j)
+                blockOf[f++] = next;
+            next += dims[c] * dims[c];
+        }
+        blocks.assign(static_cast<size_t>(next), 0.0);
+    }
+    auto factor = [&](const Eigen::VectorXd& d) {
+        std::fill(blocks.begin(), blocks.end(), 0.0);
+        for (int j = 0; j < k; ++j) {
+            const Facet& f = facets[static_cast<size_t>(j)];
+            double* b = blocks.data() + blockOf[static_cast<size_t>(j)];
+            if (f.t < 0) {
+                b[0] += f.gN * d[j] * f.fN;
+                continue;
+            }
+            b[0] += f.gN * d[j] * f.fN;
+            b[1] += f.gN * d[j] * f.fT;
+            b[2] += f.fT * d[j] * f.fN;
+            b[3] += f.fT * d[j] * f.fT;
+        }
+        m_lu.factorize(m_pattern.assemble(blocks));
+        return m_lu.info() == Eigen::Success;
+    };
+    auto applyF = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {  // out = Fᵀ x
+        for (int j = 0; j < k; ++j) {
+            const Facet& f = facets[static_cast<size_t>(j)];
+            out[j] = f.fN * x[f.n] + (f.t >= 0 ? f.fT * x[f.t] : 0.0);
+        }
+    };
+    auto addG = [&](const Eigen::VectorXd& kappa, Eigen::VectorXd& out) {  // out += G κ
+        for (int j = 0; j < k; ++j) {
+            const Facet& f = facets[static_cast<size_t>(j)];
+            out[f.n] += f.gN * kappa[j];
+            if (f.t >= 0) out[f.t] += f.fT * kappa[j];
+        }
+    };
+
+    // Start: x from (W + I) x = −q; the slacks made positive, the multipliers one.
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(m), s(k), kappa = Eigen::VectorXd::Ones(k);
+    {
+        std::vector<double> identity(blocks.size(), 0.0);
+        size_t next = 0;
+        for (const int dc : dims) {
+            for (int i = 0; i < dc; ++i)
+                identity[next + static_cast<size_t>(i * (dc + 1))] = 1.0;
+            next += static_cast<size_t>(dc * dc);
+        }
+        m_lu.factorize(m_pattern.assemble(identity));
+        const Eigen::VectorXd minusQ = -qs;
+        if (m_lu.info() == Eigen::Success) x = m_lu.solve(minusQ);
+    }
+    applyF(x, s);
+    s = (-s).cwiseMax(0.0).array() + 1.0;
+
+    Eigen::VectorXd rP(m), rF(k), d(k), rc(k), rhs(m), tmp(k);
+    Eigen::VectorXd dx(m), ds(k), dk(k), dxA(m), dsA(k), dkA(k);
+    Eigen::VectorXd bestX = x, bestS = s, bestKappa = kappa;
+    double best = std::numeric_limits<double>::infinity();
+    int bestIteration = 0;
+    constexpr int kStall = 6;
+    auto residuals = [&]() {
+        rP = w * x + qs;
+        addG(kappa, rP);
+        applyF(x, rF);
+        rF += s;
+        return std::max(
+            {rP.lpNorm<Eigen::Infinity>(), rF.lpNorm<Eigen::Infinity>(), s.dot(kappa) / k});
+    };
+    // The direction for complementarity target rc (S κ + K s − rc → the step makes s∘κ = rc's
+    // complement): (W + G S⁻¹K Fᵀ) Δx = −r_P + G S⁻¹ (rc − K r_F), then Δs and Δκ.
+    auto direction = [&](Eigen::VectorXd& ddx, Eigen::VectorXd& dds, Eigen::VectorXd& ddk) {
+        rhs = -rP;
+        tmp = (rc - kappa.cwiseProduct(rF)).cwiseQuotient(s);
+        addG(tmp, rhs);
+        ddx = m_lu.solve(rhs);
+        applyF(ddx, dds);
+        dds = -rF - dds;
+        ddk = -(rc + kappa.cwiseProduct(dds)).cwiseQuotient(s);
+    };
+    for (int it = 0; it <= options.maxIterations; ++it) {
+        const double res = residuals();
+        if (options.residualHistory) options.residualHistory->push_back(res * V);
+        result.iterations = it;
+        if (!std::isfinite(res)) break;
+        if (res < best) {
+            best = res;
+            bestX = x;
+            bestS = s;
+            bestKappa = kappa;
+            bestIteration = it;
+        }
+        if (res <= tolerance) {
+            result.converged = true;
+            break;
+        }
+        // Far from the answer the complementarity may grow for a while (the residuals still
+        // fall); near it, steps that no longer improve are the stall of Sec. 4.5.
+        if (it == options.maxIterations || (best < 1e4 * tolerance && it - bestIteration >= kStall))
+            break;
+        d = kappa.cwiseQuotient(s);
+        if (!factor(d)) break;
+        const double gap = s.dot(kappa);
+        // Predictor (affine scaling): the target s ∘ κ = 0.
+        rc = s.cwiseProduct(kappa);
+        direction(dxA, dsA, dkA);
+        const double alphaA = std::min(maxStep(s, dsA), maxStep(kappa, dkA));
+        const double gapA = (s + alphaA * dsA).dot(kappa + alphaA * dkA);
+        const double sigma = std::pow(std::clamp(gapA / gap, 0.0, 1.0), 3.0);
+        // Corrector (Eq. 54): the second-order term and the centring σ μ.
+        rc = s.cwiseProduct(kappa) + dsA.cwiseProduct(dkA);
+        rc.array() -= sigma * gap / k;
+        direction(dx, ds, dk);
+        if (!dx.allFinite() || !ds.allFinite() || !dk.allFinite()) break;
+        const double alpha = std::min(1.0, 0.99 * std::min(maxStep(s, ds), maxStep(kappa, dk)));
+        x += alpha * dx;
+        s += alpha * ds;
+        kappa += alpha * dk;
+    }
+
+    const Eigen::VectorXd r = bestX * (V / wbar);
+    for (int i = 0; i < m; ++i)
+        rOut[rowsUsed[static_cast<size_t>(i)]] = r[i];
+    result.relative = best;
+    double normal = 0.0;
+    for (size_t c = 0; c < dims.size(); ++c)
+        normal += r[offsets[c]];
+    result.residual = best * V;
+    // sᵀκ: impulse × velocity, per unit of normal impulse (m/s).
+    result.complementarity = normal > 0.0 ? bestS.dot(bestKappa) * (V / wbar) * V / normal : 0.0;
+    return result;
+}
+
+}  // namespace ndem
