@@ -110,7 +110,7 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
                 s.settings.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps",
                 s.stats.residual, s.stats.meanOverlap);
     if (s.settings.method == SolverMethod::InteriorPoint)
-        ImGui::Text("Newton residual %.2g (relative to the largest free velocity)",
+        ImGui::Text("Newton residual %.2g (of the free velocity)",
                     s.stats.newtonResidual);
     ImGui::Separator();
     SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}, &state.itemRects};
