@@ -29,9 +29,10 @@ struct CellSums {
 
 class FieldsMeasurement final : public Measurement {
 public:
+    /// planar: a 2D scene, whose fields are per metre of thickness (one cell along y).
     FieldsMeasurement(const Vec3& min, const Vec3& max, const std::array<int, 3>& cells,
-                      SampleWindow window)
-        : m_min(min), m_cells(cells), m_window(window) {
+                      SampleWindow window, bool planar)
+        : m_min(min), m_cells(cells), m_window(window), m_planar(planar) {
         for (int a = 0; a < 3; ++a)
             m_size[a] = (max[a] - min[a]) / cells[a];
         m_sums.resize(static_cast<size_t>(cells[0]) * cells[1] * cells[2]);
@@ -97,6 +98,7 @@ private:
     Vec3 m_min, m_size;
     std::array<int, 3> m_cells;
     SampleWindow m_window;
+    bool m_planar;
     std::vector<CellSums> m_sums;
     double m_diameter = 0.0, m_solidDensity = 0.0;  ///< d (m), ρ_s (kg/m³) of the last sample
     long m_samples = 0;
@@ -111,7 +113,9 @@ MeasurementResult FieldsMeasurement::result() const {
         return r;
     }
     const double n = static_cast<double>(m_samples);
-    const double cellVolume = m_size.prod();
+    // In the plane a cell's "volume" is its area times the metre of thickness the disks' masses
+    // and forces are per (a disk's mass ρ π r²: the solid fraction is then the area fraction).
+    const double cellVolume = m_planar ? m_size.x() * m_size.z() : m_size.prod();
     const size_t cells = m_sums.size();
 
     // Velocity of each cell: mass-weighted over particles and samples alike.
@@ -164,7 +168,9 @@ MeasurementResult FieldsMeasurement::result() const {
         // Per contact f ⊗ l is not symmetric (friction); the mean over a cell in balance is,
         // so the table carries the symmetric part.
         stress = 0.5 * (stress + stress.transpose()).eval();
-        const double pressure = stress.trace() / 3.0;
+        // The mean normal stress: of the two in-plane directions for disks.
+        const double pressure =
+            m_planar ? 0.5 * (stress(0, 0) + stress(2, 2)) : stress.trace() / 3.0;
         maxPressure = std::max(maxPressure, pressure);
         // Inertial number of GDR MiDi (2004), I = γ̇ d / √(p/ρ_s). servin-2014 Sec. 4.1 prints
         // I ≡ γ̇/ρ, which is not dimensionless: a garbled formula, not a different definition.
@@ -218,7 +224,8 @@ extern const MeasurementFactory kFieldsMeasurement{
     "fields",
     "table grid (cell centres x, y, z; count, density, velocity, shear rate, pressure, stress "
     "sxx..syz compression positive, inertial number) coarse-grained over a box of cells; mean "
-    "density, solid fraction, max pressure (servin-2014 Sec. 4.1)",
+    "density, solid fraction, max pressure (servin-2014 Sec. 4.1); in 2D per metre of thickness "
+    "(area fraction, pressure the mean of sxx and szz)",
     {{"min", MeasurementParameter::List,
       "lower corner of the box [x, y, z] (m); a little below a floor to count its contacts"},
      {"max", MeasurementParameter::List, "upper corner of the box [x, y, z] (m)"},
@@ -226,7 +233,7 @@ extern const MeasurementFactory kFieldsMeasurement{
      kWindowFrom,
      kWindowUntil,
      kWindowEvery},
-    [](const MeasurementRequest& r, const World&) -> Expected<std::unique_ptr<Measurement>> {
+    [](const MeasurementRequest& r, const World& world) -> Expected<std::unique_ptr<Measurement>> {
         auto min = triple(r, "min"), max = triple(r, "max"), cells = triple(r, "cells");
         if (!min) return min.error();
         if (!max) return max.error();
@@ -243,8 +250,12 @@ extern const MeasurementFactory kFieldsMeasurement{
             total *= c;
         }
         if (total > 4e6) return Error{"measurement 'fields': more than 4e6 cells; use fewer cells"};
+        const bool planar = world.settings().dimension == 2;
+        if (planar && (counts[1] != 1 || !((*min).y() <= 0.0 && (*max).y() >= 0.0)))
+            return Error{"measurement 'fields': a 2D scene's box has one cell along y and spans "
+                         "y = 0 (fields per metre of thickness)"};
         return std::unique_ptr<Measurement>(
-            new FieldsMeasurement(*min, *max, counts, SampleWindow::fromRequest(r)));
+            new FieldsMeasurement(*min, *max, counts, SampleWindow::fromRequest(r), planar));
     }};
 
 }  // namespace ndem

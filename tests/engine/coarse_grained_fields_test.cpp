@@ -247,3 +247,63 @@ TEST(Fields, SettledBedRestsStill) {
 
 }  // namespace
 }  // namespace ndem
+
+namespace ndem {
+namespace {
+
+TEST(Fields, InThePlaneAStackOfDisksIsItsAreaFractionAndItsWeightPerMetre) {
+    // 6 columns × 12 rows of touching disks on the floor, at rest, in cells of 2 d height whose
+    // edges miss the centres and the contacts: each cell holds disks covering π/4 of its area,
+    // and its σ_zz is the Love–Weber sum over the contacts in it, per metre of thickness: the
+    // contact at height k d carries the weight of the rows − k disks above it, m = ρ π d²/4
+    // each, over the branch d (d/2 for the floor's).
+    const int cols = 6, rows = 12;
+    StepSettings s;
+    s.dimension = 2;
+    s.mode = StepMode::Nonsmooth;
+    s.timeStep = 1e-3;
+    s.iterations = 300;
+    Scene scene = scenes::bed2d(1, kDiameter, scenes::servinGrain(), s, 1);
+    scene.particles.clear();
+    scene.walls.resize(1);  // the floor only
+    for (int i = 0; i < cols; ++i)
+        for (int k = 0; k < rows; ++k) {
+            ParticleSpec p;
+            p.radius = 0.5 * kDiameter;
+            p.position = Vec3((i + 0.5) * kDiameter, 0.0, (k + 0.5) * kDiameter);
+            scene.particles.push_back(p);
+        }
+    World world = test::makeWorld(scene);
+    const double width = cols * kDiameter;
+    const Vec3 min(0.0, -kDiameter, -0.25 * kDiameter), max(width, kDiameter, 11.75 * kDiameter);
+    auto fields = makeFields(fieldsRequest(min, max, Vec3(1, 1, rows / 2), 0.05), world);
+    ASSERT_TRUE(fields);
+    while (world.time() < 0.1) {
+        const StepStats stats = world.step();
+        fields->sample(world, stats);
+    }
+    const MeasurementResult r = fields->result();
+    EXPECT_NEAR(r.scalars.at("solidFraction"), std::numbers::pi / 4.0, 1e-9);
+    const Table& grid = r.tables.at("grid");
+    const double m = scenes::servinGrain().density * std::numbers::pi / 4.0 * kDiameter * kDiameter;
+    ASSERT_EQ(grid.at("szz").size(), static_cast<size_t>(rows / 2));
+    for (int j = 0; j < rows / 2; ++j) {
+        double moment = 0.0;  // Σ f ℓ over one column's contacts in cell j
+        for (int k = 2 * j; k <= 2 * j + 1; ++k)
+            moment += (rows - k) * m * 9.81 * (k == 0 ? 0.5 : 1.0) * kDiameter;
+        const double expected = moment / (kDiameter * 2.0 * kDiameter);
+        EXPECT_NEAR(grid.at("szz")[static_cast<size_t>(j)], expected, 0.01 * expected)
+            << "cell " << j;
+        EXPECT_NEAR(grid.at("pressure")[static_cast<size_t>(j)],
+                    0.5 * (grid.at("sxx")[static_cast<size_t>(j)] + expected), 0.01 * expected);
+    }
+    // Three dimensions' request on a plane: one clear error.
+    auto bad = kFieldsMeasurement.make(
+        fieldsRequest(min, max, Vec3(1, 2, 6)),
+        world);
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("one cell along y"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ndem
