@@ -14,6 +14,9 @@ plot "initial_surface.csv" using 2:1 every ::1 with lines title "column at relea
      "surface_50.csv" using 2:1 every ::1 with lines title "50 steps", \
      "surface_100.csv" using 2:1 every ::1 with lines title "100 steps", \
      "surface_200.csv" using 2:1 every ::1 with lines title "200 steps", \
+     "surface_50_nonassociated.csv" using 2:1 every ::1 with lines title "50 steps, nu = 0.01", \
+     "surface_100_nonassociated.csv" using 2:1 every ::1 with lines title "100 steps, nu = 0.01", \
+     "surface_200_nonassociated.csv" using 2:1 every ::1 with lines title "200 steps, nu = 0.01", \
      "surface_pgs.csv" using 2:1 every ::1 with lines title "PGS, 1 ms"
 set output "column_collapse_2d_runout.png"
 set title "Front of the collapsing column"
@@ -25,4 +28,16 @@ plot "front_25.csv" using 4:2 every ::1 with lines title "25 steps", \
      "front_50.csv" using 4:2 every ::1 with lines title "50 steps", \
      "front_100.csv" using 4:2 every ::1 with lines title "100 steps", \
      "front_200.csv" using 4:2 every ::1 with lines title "200 steps", \
+     "front_50_nonassociated.csv" using 4:2 every ::1 with lines title "50 steps, nu = 0.01", \
+     "front_100_nonassociated.csv" using 4:2 every ::1 with lines title "100 steps, nu = 0.01", \
+     "front_200_nonassociated.csv" using 4:2 every ::1 with lines title "200 steps, nu = 0.01", \
      "front_pgs.csv" using 4:2 every ::1 with lines title "PGS, 1 ms"
+set output "column_collapse_2d_residuals.png"
+set title "Residual left by each step's solve (at most 50 Newton steps)"
+set xlabel "t / sqrt(h0/g)"
+set ylabel "relative residual"
+unset logscale x
+set logscale y
+set arrow from graph 0, first 1e-6 to graph 1, first 1e-6 nohead dt 2
+plot "residuals_associated.csv" using 2:1 every ::1 with points title "associated (cone program)", \
+     "residuals_nonassociated.csv" using 2:1 every ::1 with points title "non-associated, nu = 0.01 (LCP)"
