@@ -154,7 +154,8 @@ class SolverRace final : public Measurement {
     /// its error falls with k once it nears the answer), timed.
     Finish interiorPoint(const StepProblem& step, int dimension, const NormalError& error,
                          Table& curve, int& converged) {
-        auto solve = [&](int k, double* seconds) {
+        // The error after at most k Newton steps; `steps` gets the steps taken.
+        auto solve = [&](int k, int& steps, double* seconds) {
             const Clock::time_point start = Clock::now();
             const ContactProblem p =
                 ContactProblem::fromRows(step.rows, step.bodies, ProblemForm{dimension});
@@ -163,30 +164,28 @@ class SolverRace final : public Measurement {
             o.maxIterations = k;
             o.threads = step.options.threads;
             Eigen::VectorXd lambda;
-            const InteriorPointResult r = ip.solve(p.local(), lambda, o);
+            steps = ip.solve(p.local(), lambda, o).iterations;
             if (seconds) *seconds = secondsSince(start);
-            converged = r.iterations;
             return error.ofVector(lambda);
         };
         constexpr int kCap = 100;
         Finish f;
-        const double full = solve(kCap, nullptr);
-        const int needed = converged;
+        int steps = 0;
+        const double full = solve(kCap, converged, nullptr);
         if (!(full <= m_target)) return f;
-        int lo = 0, hi = needed;  // error(hi) ≤ target
+        int lo = 0, hi = converged;  // error(hi) ≤ target
         while (hi - lo > 1) {
             const int mid = (lo + hi) / 2;
-            const double e = solve(mid, nullptr);
+            const double e = solve(mid, steps, nullptr);
             curve["newtonSteps"].push_back(mid);
             curve["error"].push_back(e);
             (e <= m_target ? hi : lo) = mid;
         }
-        curve["newtonSteps"].push_back(needed);
+        curve["newtonSteps"].push_back(converged);
         curve["error"].push_back(full);
         sortBy(curve, "newtonSteps");
         f.count = hi;
-        solve(hi, &f.seconds);
-        converged = needed;
+        solve(hi, steps, &f.seconds);
         return f;
     }
 

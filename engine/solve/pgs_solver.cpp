@@ -522,41 +522,34 @@ PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
     const ContactProblem problem =
         ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension});
     const LocalProblem local = problem.local();
+    const bool associated = options.slidingRule == SlidingRule::Associated;
+    // ν in row units: a normal row scaled by s opens at ν s |u_t| (μ' = μ s likewise).
+    std::vector<double> nu;
+    if (!associated)
+        for (int c = 0; c < problem.contacts(); ++c)
+            nu.push_back(std::min(options.dilation * problem.scale[static_cast<size_t>(c)],
+                                  problem.mu[static_cast<size_t>(c)]));
     Eigen::VectorXd lambda;
     InteriorPointResult r;
-    if (options.slidingRule == SlidingRule::Associated) {
+    if (!associated && options.dimension == 2) {
+        if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
+        LcpOptions o;
+        o.maxIterations = options.iterations;
+        o.tolerance = options.tolerance;
+        o.residualHistory = options.residualHistory;
+        o.dilation = std::move(nu);
+        o.threads = options.threads;
+        r = m_lcp->solve(local, lambda, o);
+    } else {
         if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
         InteriorPointOptions o;
         o.maxIterations = options.iterations;
         o.tolerance = options.tolerance;
         o.residualHistory = options.residualHistory;
         o.threads = options.threads;
+        o.associated = associated;
+        o.dilation = std::move(nu);
         r = m_interiorPoint->solve(local, lambda, o);
-    } else {
-        // ν in row units: a normal row scaled by s opens at ν s |u_t| (μ' = μ s likewise).
-        std::vector<double> nu(static_cast<size_t>(problem.contacts()));
-        for (size_t c = 0; c < nu.size(); ++c)
-            nu[c] = std::min(options.dilation * problem.scale[c], problem.mu[c]);
-        if (options.dimension == 2) {
-            if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
-            LcpOptions o;
-            o.maxIterations = options.iterations;
-            o.tolerance = options.tolerance;
-            o.residualHistory = options.residualHistory;
-            o.dilation = std::move(nu);
-            o.threads = options.threads;
-            r = m_lcp->solve(local, lambda, o);
-        } else {
-            if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
-            InteriorPointOptions o;
-            o.maxIterations = options.iterations;
-            o.tolerance = options.tolerance;
-            o.residualHistory = options.residualHistory;
-            o.threads = options.threads;
-            o.associated = false;
-            o.dilation = std::move(nu);
-            r = m_interiorPoint->solve(local, lambda, o);
-        }
     }
     problem.store(lambda, rows, bodies);
     const ProblemResidual residual = pgsResidual(problem, lambda);
