@@ -75,6 +75,11 @@ std::optional<Error> validate(const StepSettings& s) {
     if (!check.error && s.dilation > 0.0 && s.slidingRule != SlidingRule::NonAssociated)
         return Error{"settings.solver.dilation: a dilation is the non-associated rule's (set "
                      "solver.slidingRule to non-associated)"};
+    if (!check.error && s.formulation == Formulation::Static &&
+        (s.method != SolverMethod::InteriorPoint || s.mode != StepMode::Nonsmooth ||
+         s.theta < 1.0 || s.reduction.enabled))
+        return Error{"settings.solver.formulation: the static formulation takes solver.method "
+                     "interior-point, mode nonsmooth, theta 1 and model reduction off"};
     if (!check.error && s.reduction.enabled && s.mode == StepMode::Smooth)
         return Error{"settings.reduction.enabled: model reduction needs mode semi-smooth or "
                      "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};

@@ -25,6 +25,12 @@ enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint };
 /// (a sliding contact opens at μ|u_t|: the cone program), or non-associated with the dilation ν
 /// of solver.dilation (ν = 0: Coulomb's law, which the PGS methods always solve).
 enum class SlidingRule : int { Associated, NonAssociated };
+/// What each step of the interior-point method solves (krabbenhoft-2012 Sec. 3.6, 3.7): the
+/// dynamic problem, or its static limit h → ∞ for quasi-static loading (a biaxial or triaxial
+/// test in pseudo-time): every step starts at rest, inertia leaves the balance (the masses
+/// are scaled by solver.staticInertia) and a servo wall's motion is the multiplier of its force.
+enum class Formulation : int { Dynamic, Static };
+
 /// Order of the rows within a sweep: by graph colour (SIMD blocks, threads), or one contact
 /// after the other in contact order (the papers' PGS: one thread, no SIMD).
 enum class SweepOrder : int { Coloured, Sequential };
@@ -45,6 +51,7 @@ inline constexpr std::array<const char*, 2> kSolverPrecisionNames{"double", "flo
 inline constexpr std::array<const char*, 4> kSolverMethodNames{"pgs", "nncg", "apgd",
                                                                "interior-point"};
 inline constexpr std::array<const char*, 2> kSlidingRuleNames{"associated", "non-associated"};
+inline constexpr std::array<const char*, 2> kFormulationNames{"dynamic", "static"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
 inline constexpr std::array<const char*, 3> kSpeculativeReachNames{"sum", "largest",
                                                                    "relative"};
@@ -78,6 +85,12 @@ struct StepSettings {
     SolverMethod method = SolverMethod::Pgs;  ///< iteration over the rows
     SlidingRule slidingRule = SlidingRule::Associated;  ///< the interior-point method's rule
     double dilation = 0.0;  ///< ν of the non-associated rule, capped at each contact's μ (–)
+    Formulation formulation = Formulation::Dynamic;  ///< the interior-point method's problem
+    /// ε, the share of the masses the static formulation keeps: it solves the dynamic problem
+    /// at the step h/√ε, whose inertia only chooses among the static problem's equal answers
+    /// (rigid grains that nothing loads). Smaller is nearer the limit; the solve's accuracy in
+    /// velocity is its relative tolerance over ε (the loads' free velocities grow by 1/ε).
+    double staticInertia = 1e-4;
     SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
     int iterations = 100;              ///< N_it, PGS sweeps per step
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
@@ -228,6 +241,18 @@ void visitSettings(S& s, V&& v) {
                   "friction coefficient",
                   0.0},
       s.dilation);
+    v(SettingInfo{"solver.formulation", "",
+                  "dynamic | static: the interior-point method solves each step's dynamic "
+                  "problem, or its static limit for quasi-static loading (each step starts at "
+                  "rest, inertia leaves the balance; a servo wall's displacement is the "
+                  "multiplier of its force, exactly)"},
+      s.formulation, kFormulationNames);
+    v(SettingInfo{"solver.staticInertia", "",
+                  "share of the masses the static formulation keeps (the dynamic problem at the "
+                  "step h / sqrt of it); nearer 0 is nearer the static limit and less accurate "
+                  "in velocity",
+                  0.0, 1.0, true},
+      s.staticInertia);
     v(SettingInfo{"solver.order", "",
                   "coloured | sequential: rows by graph colour (SIMD, threads), or one after the "
                   "other in contact order (the papers' PGS; one thread, no SIMD)"},

@@ -26,7 +26,8 @@ struct ServoControl {
     Vec3 direction = Vec3::Zero();  ///< unit, pointing into the sample (world)
     double stress = 0.0;            ///< σ target (Pa)
     double area = 0.0;              ///< A (m²) if no areaWalls are given
-    int areaWalls[4] = {-1, -1, -1, -1};  ///< A = |a−b| × |c−d| (distances along their normals)
+    /// A = |a−b| × |c−d| (distances along their normals); in the plane [a, b]: A = |a−b| × 1 m
+    int areaWalls[4] = {-1, -1, -1, -1};
     double gain = 1e-3;             ///< (m/s)/N
     double maxSpeed = 0.1;          ///< |v| limit (m/s)
     double constantFrom = std::numeric_limits<double>::infinity();  ///< from this time (s) the

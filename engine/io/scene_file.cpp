@@ -296,9 +296,10 @@ ServoControl readServo(const Json& j, const std::string& path, const Wall& wall,
     s.constantFrom = f.number("constantFrom", s.constantFrom, kNonNegative);
     s.constantSpeed = f.number("constantSpeed", s.constantSpeed);
     if (const Json* names = f.raw("areaWalls")) {
-        if (!names->is_array() || names->size() != 4)
-            throw LoadError(f.pathOf("areaWalls"), "expected four wall names [a, b, c, d]");
-        for (int k = 0; k < 4; ++k) {
+        if (!names->is_array() || (names->size() != 4 && names->size() != 2))
+            throw LoadError(f.pathOf("areaWalls"),
+                            "expected four wall names [a, b, c, d] (or two in the plane: [a, b])");
+        for (int k = 0; k < static_cast<int>(names->size()); ++k) {
             const std::string name = (*names)[k].is_string() ? (*names)[k].get<std::string>() : "";
             for (size_t w = 0; w < walls.size(); ++w)
                 if (walls[w].is_object() && walls[w].value("name", "") == name) s.areaWalls[k] = static_cast<int>(w);

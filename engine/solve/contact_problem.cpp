@@ -154,6 +154,49 @@ ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
     return p;
 }
 
+void ContactProblem::appendSliders(std::span<const SolverContact> solverRows,
+                                   std::span<const Slider> sliders,
+                                   std::span<const int> contactSlider) {
+    const int first = static_cast<int>(vFree.size());
+    const int count = static_cast<int>(sliders.size());
+    if (count == 0) return;
+    auto grown = [&](const Sparse& a, int height, int cols, auto&& more) {
+        std::vector<Triplet> t;
+        t.reserve(static_cast<size_t>(a.nonZeros()));
+        for (int r = 0; r < a.outerSize(); ++r)
+            for (Sparse::InnerIterator it(a, r); it; ++it)
+                t.emplace_back(static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
+        more(t);
+        Sparse out(height, cols);
+        out.setFromTriplets(t.begin(), t.end());
+        return out;
+    };
+    J = grown(J, rows(), first + count, [&](std::vector<Triplet>& t) {
+        for (int c = 0; c < contacts(); ++c) {
+            const int k = contactSlider[static_cast<size_t>(c)];
+            if (k < 0) continue;
+            const SolverContact& row =
+                solverRows[static_cast<size_t>(contactRow[static_cast<size_t>(c)])];
+            const Vec3& d = sliders[static_cast<size_t>(k)].direction;
+            for (int j = 0; j < dim[static_cast<size_t>(c)]; ++j) {
+                const double g = coefficients(row, j).linear.dot(d);
+                if (g != 0.0) t.emplace_back(offset[static_cast<size_t>(c)] + j, first + k, g);
+            }
+        }
+    });
+    M = grown(M, first + count, first + count, [&](std::vector<Triplet>& t) {
+        for (int k = 0; k < count; ++k)
+            t.emplace_back(first + k, first + k, 1.0 / sliders[static_cast<size_t>(k)].invMass);
+    });
+    invM = grown(invM, first + count, first + count, [&](std::vector<Triplet>& t) {
+        for (int k = 0; k < count; ++k)
+            t.emplace_back(first + k, first + k, sliders[static_cast<size_t>(k)].invMass);
+    });
+    vFree.conservativeResize(first + count);
+    for (int k = 0; k < count; ++k)
+        vFree[first + k] = sliders[static_cast<size_t>(k)].freeVelocity;
+}
+
 Eigen::VectorXd ContactProblem::velocities(const Eigen::VectorXd& lambda) const {
     return vFree + invM * (J.transpose() * lambda);
 }

@@ -23,6 +23,15 @@
 
 namespace ndem {
 
+/// A wall that moves along one direction as an unknown of the problem: a servo wall of the
+/// static formulation (krabbenhoft-2012 Sec. 5.2: the platen's displacement is the multiplier
+/// of its force), with a mass and the velocity it would take without its contacts.
+struct Slider {
+    Vec3 direction = Vec3::UnitZ();  ///< unit, world
+    double invMass = 0.0;            ///< 1/m (1/kg)
+    double freeVelocity = 0.0;       ///< v* along direction (m/s)
+};
+
 /// Which rows of each contact the problem keeps.
 struct ProblemForm {
     int dimension = 3;              ///< 2: contacts in the x–z plane keep normal and t1 only
@@ -58,6 +67,13 @@ struct ContactProblem {
     /// already hold the rows' warm-start impulses: they are taken out of v*.
     static ContactProblem fromRows(std::span<const SolverContact> rows,
                                    std::span<const SolverBody> bodies, ProblemForm form = {});
+
+    /// Appends one unknown per slider after the bodies' six: contact c (of this problem)
+    /// with contactSlider[c] = k ≥ 0 has its B side (a wall) moving with slider k; its rows
+    /// must have been built with the wall at rest.
+    void appendSliders(std::span<const SolverContact> rows, std::span<const Slider> sliders,
+                       std::span<const int> contactSlider);
+    int sliders() const { return static_cast<int>(vFree.size()) - 6 * static_cast<int>(movableBody.size()); }
 
     /// v* + M⁻¹ Jᵀ λ.
     Eigen::VectorXd velocities(const Eigen::VectorXd& lambda) const;

@@ -129,7 +129,9 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
     // the gap's term is divided by θ; at an impact that is Newton's law with e = (1 − θ)/θ.
     // The bodies hold v₀ here. The rows are the paper's, without SPOOK's relaxation: the gap
     // closes within the step. θ = 1 leaves the rows as they are.
-    const bool thetaMethod = hard && s.theta < 1.0;
+    // The static formulation (Sec. 3.7) takes the same rows at θ = 1: its steps are large and
+    // a gap may close exactly, never into an overlap.
+    const bool thetaMethod = hard && (s.theta < 1.0 || s.formulation == Formulation::Static);
     const double restitution = thetaMethod ? (1.0 - s.theta) / s.theta : 0.0;
     auto thetaRestitution = [&](SolverContact& r, size_t i) {
         const Vec3 u = relativeContactVelocity(c, i, bodies, map);

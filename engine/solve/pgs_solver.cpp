@@ -519,9 +519,16 @@ PgsSolver& PgsSolver::operator=(PgsSolver&&) noexcept = default;
 
 PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
                                         std::span<SolverBody> bodies, const PgsOptions& options) {
-    const ContactProblem problem =
-        ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension});
+    std::vector<double> lambda;
+    return solveProblem(ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension}),
+                        rows, bodies, options, lambda);
+}
+
+PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
+                                  std::span<SolverBody> bodies, const PgsOptions& options,
+                                  std::vector<double>& multipliers) {
     const LocalProblem local = problem.local();
+    Eigen::VectorXd lambda;
     const bool associated = options.slidingRule == SlidingRule::Associated;
     // ν in row units: a normal row scaled by s opens at ν s |u_t| (μ' = μ s likewise).
     std::vector<double> nu;
@@ -529,7 +536,6 @@ PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
         for (int c = 0; c < problem.contacts(); ++c)
             nu.push_back(std::min(options.dilation * problem.scale[static_cast<size_t>(c)],
                                   problem.mu[static_cast<size_t>(c)]));
-    Eigen::VectorXd lambda;
     InteriorPointResult r;
     if (!associated && options.dimension == 2) {
         if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
@@ -552,6 +558,7 @@ PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
         r = m_interiorPoint->solve(local, lambda, o);
     }
     problem.store(lambda, rows, bodies);
+    multipliers.assign(lambda.data(), lambda.data() + lambda.size());
     const ProblemResidual residual = pgsResidual(problem, lambda);
     m_layout = PgsLayout{};
     m_layout.generalRows = problem.contacts();

@@ -19,6 +19,7 @@
 namespace ndem {
 
 class InteriorPointSolver;
+struct ContactProblem;
 class LcpInteriorPoint;
 
 struct PgsOptions {
@@ -83,6 +84,13 @@ public:
     /// the row satisfies its complementarity condition.
     PgsResult solve(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                     const PgsOptions& options);
+
+    /// The interior-point method on a problem the caller assembled (the static formulation's,
+    /// with its sliders and scaled masses): stores λ into `rows` and the velocities into
+    /// `bodies`, and returns λ in `lambda`.
+    PgsResult solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
+                           std::span<SolverBody> bodies, const PgsOptions& options,
+                           std::vector<double>& lambda);
 
     const PgsLayout& layout() const { return m_layout; }
     /// Saves or loads what carries from one solve to the next (APGD's Lipschitz estimate).

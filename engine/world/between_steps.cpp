@@ -9,22 +9,19 @@
 namespace ndem {
 
 void World::applySchedule() {
-    for (Wall& w : m_walls) {
+    for (Wall& w : m_walls)
         if (w.enabled && m_time >= w.disableAt) w.enabled = false;
+    scheduleStaticServos();
+    for (Wall& w : m_walls) {
         if (!w.servo.active) continue;
         const ServoControl& s = w.servo;
         if (m_time >= s.constantFrom) {
             w.linearVelocity = s.constantSpeed * s.direction;
             continue;
         }
-        double area = s.area;
-        if (s.areaWalls[0] >= 0) {
-            auto gap = [&](int a, int b) {
-                const Vec3 normal = m_walls[a].orientation * Vec3::UnitZ();
-                return std::abs((m_walls[a].position - m_walls[b].position).dot(normal));
-            };
-            area = gap(s.areaWalls[0], s.areaWalls[1]) * gap(s.areaWalls[2], s.areaWalls[3]);
-        }
+        // The static formulation moves it as an unknown of the step's problem (solveStatic).
+        if (staticServo(w)) continue;  // scheduled above
+        const double area = servoArea(s);
         // The particles push back along −direction; move in while they carry less than σ A.
         const double pushBack = -w.force.dot(s.direction);
         const double speed = std::clamp(s.gain * (s.stress * area - pushBack), -s.maxSpeed, s.maxSpeed);

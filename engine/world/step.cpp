@@ -59,6 +59,7 @@ StepStats World::step() {
         timed(seconds.solve, [&] { smoothForces(ctx); });
         timed(seconds.integrate, [&] { integrateSmooth(ctx); });
     } else {
+        if (m_settings.formulation == Formulation::Static) restForStaticStep();
         if (m_settings.theta < 1.0) {  // the θ-method's v₀
             m_startVelocity = m_particles.velocity;
             m_startAngular = m_particles.angularVelocity;
@@ -129,7 +130,8 @@ void World::impactStage(StepContext& ctx) {
     // law, the touching network around them keeps G v⁺ ≥ 0; hard rows, no warm start. Only
     // the network within impact.depth contacts of an impact is solved: one grain landing on
     // a resting bed must not cost 50 sweeps over every contact of the bed.
-    if (!m_settings.impactEnabled) return;
+    // The static formulation has no velocities to resolve an impact of.
+    if (!m_settings.impactEnabled || m_settings.formulation == Formulation::Static) return;
     StepStats& stats = ctx.stats;
     flagImpacts(ctx);
     if (stats.impacts == 0) return;
@@ -154,21 +156,25 @@ void World::continuousStage(StepContext& ctx) {
     // external forces (line 8); then warm start and PGS.
     // The history's warm start reads no velocity: it sets each row's multipliers as the row
     // is built (the velocity change, which needs v⁺ + h g, follows below).
-    const bool warmWhileBuilding = m_settings.warmStart && !warmStartReadsVelocities(ctx.settings);
-    std::function<void(SolverContact&)> warm;
+    // The static formulation's interior point takes no warm start.
+    const bool statics = m_settings.formulation == Formulation::Static;
+    const bool warm = m_settings.warmStart && !statics;
+    const bool warmWhileBuilding = warm && !warmStartReadsVelocities(ctx.settings);
+    std::function<void(SolverContact&)> warmRow;
     if (warmWhileBuilding)
-        warm = [&](SolverContact& r) {
+        warmRow = [&](SolverContact& r) {
             warmStartRow(r, m_contacts, m_history, m_materials, ctx.settings, m_bodies, ctx.map);
         };
+    if (statics) unknownServoVelocities();
     buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, ctx.settings,
-                        gravity().norm(), m_rows, ctx.map, warm);
+                        gravity().norm(), m_rows, ctx.map, warmRow);
     const Vec3 gh = m_settings.timeStep * gravity();
     for (size_t i = 0; i + 1 < m_bodies.size(); ++i)  // the last body is the static one
         if (m_bodies[i].invMass > 0.0) m_bodies[i].v += gh;
     if (m_reduction.aggregateCount() > 0) m_reduction.applyGyroscopic(m_bodies, m_settings.timeStep);
     if (warmWhileBuilding) {
         if (ctx.settings.warmStartVelocity) applyRowImpulses(m_rows, m_bodies);
-    } else if (m_settings.warmStart) {
+    } else if (warm) {
         warmStartRows(m_rows, m_contacts, m_history, m_materials, ctx.settings, m_bodies, ctx.map);
     }
     if (m_probe.requested) runSolverProbe(ctx);
@@ -183,9 +189,10 @@ void World::continuousStage(StepContext& ctx) {
         m_captureStep = false;
     }
     const PgsResult r =
-        m_pgs.solve(m_rows, m_bodies,
-                    pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
-                               m_recordResidual ? &m_residualHistory : nullptr));
+        statics ? solveStatic(ctx)
+                : m_pgs.solve(m_rows, m_bodies,
+                              pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
+                                         m_recordResidual ? &m_residualHistory : nullptr));
     storeContinuousImpulses(m_rows, m_contacts, ctx.settings.threads);
     if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit) carryInternalImpulses(ctx.map);
     StepStats& stats = ctx.stats;

@@ -24,6 +24,10 @@ Expected<World> World::create(const Scene& scene) {
     for (const Wall& wall : w.m_walls) {
         if (wall.material >= materialCount)
             return Error{"wall '" + wall.name + "': unknown material index"};
+        if (wall.servo.active && wall.servo.areaWalls[0] >= 0 && wall.servo.areaWalls[2] < 0 &&
+            scene.settings.dimension != 2)
+            return Error{"wall '" + wall.name + "': servo.areaWalls names two walls only in the "
+                         "plane (settings.dimension 2); in space it takes four"};
         if (wall.shape == WallShape::Mesh &&
             (wall.mesh < 0 || wall.mesh >= static_cast<int>(w.m_meshes.size())))
             return Error{"wall '" + wall.name + "': mesh index out of range"};

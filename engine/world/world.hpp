@@ -218,12 +218,26 @@ private:
     void runSolverProbe(const StepContext& ctx);
     void carryInternalImpulses(const BodyMap& map);
     void accumulateWallForces(const ContactSet& contacts);
+    /// The static formulation (static_step.cpp): the step starts at rest; its problem, with
+    /// the servo walls as unknowns and the masses scaled by solver.staticInertia, solved by the
+    /// interior-point method.
+    void restForStaticStep();
+    void unknownServoVelocities();
+    PgsResult solveStatic(const StepContext& ctx);
+    /// A servo wall of the static formulation (not yet in its constant-speed phase), and one
+    /// it solves for this step: every one touches (else they close in, scheduleStaticServos).
+    bool staticServo(const Wall& w) const;
+    bool solvedServo(const Wall& w) const;
+    void scheduleStaticServos();
+    /// σ's area A of a servo wall (m²; in the plane a length times 1 m).
+    double servoArea(const ServoControl& s) const;
     /// PGS options from the settings: threads, kernel and friction model.
     PgsOptions pgsOptions(const StepContext& ctx, int iterations, double tolerance = 0.0,
                           std::vector<double>* residualHistory = nullptr) const;
 
     std::string m_name;
     StepSettings m_settings;
+    std::vector<char> m_servoSolved;  ///< per wall: a static servo solved for this step
     std::vector<SettingsPhase> m_phases;  ///< the scene's settings changes, in time order
     double m_phaseTime = -1.0;            ///< time of the last phase applied (s)
     ThreadGovernor m_governor;

@@ -1,0 +1,155 @@
+// The static formulation (krabbenhoft-2012 Sec. 3.7): each step of a quasi-static test is the
+// limit h → ∞ of the dynamic problem. The grains start it at rest, the masses are scaled by
+// solver.staticInertia so that inertia leaves the balance (what remains only chooses among equal
+// answers), and a servo wall is an unknown of the problem: it moves along its direction with
+// the force σA on it, so that its displacement is the multiplier of that force (Sec. 5.2),
+// exact at every step where a controller would hunt for it.
+#include "world/world.hpp"
+
+#include "solve/contact_problem.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace ndem {
+
+double World::servoArea(const ServoControl& s) const {
+    if (s.areaWalls[0] < 0) return s.area;
+    auto gap = [&](int a, int b) {
+        const Vec3 normal = m_walls[a].orientation * Vec3::UnitZ();
+        return std::abs((m_walls[a].position - m_walls[b].position).dot(normal));
+    };
+    // Two walls in the plane: a length, the area per metre of thickness.
+    const double across = s.areaWalls[2] < 0 ? 1.0 : gap(s.areaWalls[2], s.areaWalls[3]);
+    return gap(s.areaWalls[0], s.areaWalls[1]) * across;
+}
+
+bool World::staticServo(const Wall& w) const {
+    return m_settings.formulation == Formulation::Static &&
+           m_settings.method == SolverMethod::InteriorPoint && w.enabled && w.servo.active &&
+           m_time < w.servo.constantFrom;
+}
+
+bool World::solvedServo(const Wall& w) const {
+    const size_t k = static_cast<size_t>(&w - m_walls.data());
+    return staticServo(w) && k < m_servoSolved.size() && m_servoSolved[k];
+}
+
+void World::scheduleStaticServos() {
+    // A wall nothing holds has no static answer (it would move without bound), nor has a
+    // sample pushed from one side while another is open: until every servo wall touches the
+    // grains, those that touch hold still and the others close in at maxSpeed, no further
+    // than the nearest grain; then all of them push with σA.
+    m_servoSolved.assign(m_walls.size(), 0);
+    std::vector<double> gaps(m_walls.size(), 0.0);
+    bool any = false, allTouch = true;
+    for (size_t k = 0; k < m_walls.size(); ++k) {
+        const Wall& w = m_walls[k];
+        if (!staticServo(w)) continue;
+        any = true;
+        double gap = std::numeric_limits<double>::infinity(), touch = gap;
+        if (w.shape == WallShape::Plane) {
+            const Vec3 normal = w.orientation * Vec3::UnitZ();
+            for (size_t i = 0; i < m_particles.size(); ++i) {
+                const double r = m_particles.radius[i];
+                gap = std::min(gap, (m_particles.position[i] - w.position).dot(normal) - r);
+                touch = std::min(touch, 1e-6 * r);  // round-off of the closing step
+            }
+        }
+        gaps[k] = gap <= touch ? 0.0 : gap;
+        allTouch = allTouch && gaps[k] == 0.0;
+    }
+    if (!any) return;
+    const double h = m_settings.timeStep;
+    for (size_t k = 0; k < m_walls.size(); ++k) {
+        Wall& w = m_walls[k];
+        if (!staticServo(w)) continue;
+        m_servoSolved[k] = allTouch;
+        const double approach = std::min(w.servo.maxSpeed, gaps[k] / h);
+        w.linearVelocity = allTouch ? Vec3::Zero().eval() : (approach * w.servo.direction).eval();
+    }
+}
+
+void World::unknownServoVelocities() {
+    // Detection saw a closing wall move (its reach); the rows must not: its velocity is the
+    // slider's unknown.
+    for (size_t i = 0; i < m_contacts.size(); ++i)
+        if ((m_contacts.flags[i] & kWallContact) && solvedServo(m_walls[m_contacts.bodyB[i]]))
+            m_contacts.wallVelocity[i].setZero();
+}
+
+void World::restForStaticStep() {
+    for (size_t i = 0; i < m_particles.size(); ++i) {
+        m_particles.velocity[i].setZero();
+        m_particles.angularVelocity[i].setZero();
+    }
+}
+
+PgsResult World::solveStatic(const StepContext& ctx) {
+    const double h = m_settings.timeStep;
+    ContactProblem problem =
+        ContactProblem::fromRows(m_rows, m_bodies, ProblemForm{m_settings.dimension});
+
+    // The servo walls, each one unknown. Their mass, like the grains', only regularises: the
+    // grains' total (a platen as heavy as the sample), scaled with theirs.
+    double mass = 0.0;
+    for (size_t i = 0; i < m_particles.size(); ++i)
+        if (m_particles.invMass[i] > 0.0) mass += 1.0 / m_particles.invMass[i];
+    std::vector<int> sliderOf(m_walls.size(), -1);
+    std::vector<Slider> sliders;
+    for (size_t k = 0; k < m_walls.size(); ++k) {
+        const Wall& w = m_walls[k];
+        if (!solvedServo(w) || mass <= 0.0) continue;
+        sliderOf[k] = static_cast<int>(sliders.size());
+        sliders.push_back(
+            Slider{w.servo.direction, 1.0 / mass, h * w.servo.stress * servoArea(w.servo) / mass});
+    }
+    std::vector<int> contactSlider(static_cast<size_t>(problem.contacts()), -1);
+    for (int c = 0; c < problem.contacts(); ++c) {
+        const Index i =
+            m_rows[static_cast<size_t>(problem.contactRow[static_cast<size_t>(c)])].contact;
+        if (m_contacts.flags[i] & kWallContact)
+            contactSlider[static_cast<size_t>(c)] =
+                sliderOf[static_cast<size_t>(m_contacts.bodyB[i])];
+    }
+    problem.appendSliders(m_rows, sliders, contactSlider);
+
+    // A grain that touches nothing (a rattler in its cage) has no static equilibrium under a
+    // load: it waits where it is until the sample closes on it.
+    std::vector<char> held(static_cast<size_t>(problem.vFree.size()), 0);
+    for (int r = 0; r < problem.J.outerSize(); ++r)
+        for (ContactProblem::Sparse::InnerIterator it(problem.J, r); it; ++it)
+            held[static_cast<size_t>(it.col())] = 1;
+    for (size_t u = 0; u < problem.movableBody.size(); ++u) {
+        bool any = false;
+        for (size_t d = 0; d < 6; ++d)
+            any = any || held[6 * u + d];
+        if (!any) problem.vFree.segment<6>(6 * static_cast<Eigen::Index>(u)).setZero();
+    }
+
+    // M → ε M: the free velocity h M⁻¹ f (the step starts at rest) and M⁻¹ grow by 1/ε; the
+    // impulses stay the forces' h f.
+    const double epsilon = m_settings.staticInertia;
+    const double grow = 1.0 / epsilon;
+    problem.M *= epsilon;
+    problem.invM *= grow;
+    problem.vFree *= grow;
+
+    std::vector<double> lambda;
+    const PgsResult r =
+        m_pgs.solveProblem(problem, m_rows, m_bodies,
+                           pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
+                                      m_recordResidual ? &m_residualHistory : nullptr),
+                           lambda);
+    if (!sliders.empty()) {
+        const Eigen::VectorXd v = problem.velocities(Eigen::Map<const Eigen::VectorXd>(
+            lambda.data(), static_cast<Eigen::Index>(lambda.size())));
+        const Eigen::Index first = v.size() - static_cast<Eigen::Index>(sliders.size());
+        for (size_t k = 0; k < m_walls.size(); ++k)
+            if (sliderOf[k] >= 0)
+                m_walls[k].linearVelocity = v[first + sliderOf[k]] * m_walls[k].servo.direction;
+    }
+    return r;
+}
+
+}  // namespace ndem
