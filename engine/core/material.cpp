@@ -31,7 +31,7 @@ ContactMaterial combine(const Material& a, const Material& b) {
 
 bool MaterialTable::build(const std::vector<Material>& materials,
                           const std::vector<ContactMaterialOverride>& overrides,
-                          std::string* error) {
+                          std::string* error, double frictionScale) {
     m_materials = materials;
     if (m_materials.empty()) m_materials.push_back(Material{});
     m_count = m_materials.size();
@@ -63,6 +63,7 @@ bool MaterialTable::build(const std::vector<Material>& materials,
             if (o.linearStiffness) c.linearStiffness = *o.linearStiffness;
         }
     }
+    for (ContactMaterial& c : m_pairs) c.friction *= frictionScale;
     return true;
 }
 

@@ -46,10 +46,12 @@ struct ContactMaterial {
 class MaterialTable {
 public:
     /// Combines every pair: moduli in series (Hertz' E* rule), the other properties as the
-    /// arithmetic mean, then applies the overrides. Returns false with a message for an
+    /// arithmetic mean, then applies the overrides; every friction coefficient is then
+    /// multiplied by frictionScale (settings contact.frictionScale). Returns false with a message for an
     /// override naming an unknown material.
     bool build(const std::vector<Material>& materials,
-               const std::vector<ContactMaterialOverride>& overrides, std::string* error);
+               const std::vector<ContactMaterialOverride>& overrides, std::string* error,
+               double frictionScale = 1.0);
 
     const ContactMaterial& pair(MaterialId a, MaterialId b) const {
         return m_pairs[static_cast<size_t>(a) * m_count + b];

@@ -73,6 +73,9 @@ struct StepSettings {
 
     ContactLaw contactLaw = ContactLaw::Hertz;
     double contactMargin = 0.05;       ///< detection margin as a fraction of the smaller radius (–)
+    /// Multiplies every contact's friction coefficient: sample preparation (a sample
+    /// compacted frictionless is denser; a later phase sets it back to 1).
+    double frictionScale = 1.0;
     double contactSkin = 0.5;          ///< neighbour-list skin as a fraction of the radius (–)
     /// Sum: a gap within h(|v_i| + |v_j|) is a speculative contact; Largest: within
     /// h·max(|v_i − v_j|, |v_i|, |v_j|); Relative: within h|v_i − v_j| (the interior-point
@@ -204,6 +207,11 @@ void visitSettings(S& s, V&& v) {
       s.gravityRampStart);
     v(SettingInfo{"contact.law", "", "hertz (e_H = 5/4) | linear (e_H = 1)"}, s.contactLaw,
       kContactLawNames);
+    v(SettingInfo{"contact.frictionScale", "",
+                  "multiplies every contact's friction coefficient (sample preparation: compact "
+                  "frictionless, then a phase sets it back to 1)",
+                  0.0},
+      s.frictionScale);
     v(SettingInfo{"contact.margin", "", "detection margin, fraction of the smaller radius", 0.0,
                   1.0},
       s.contactMargin);

@@ -40,6 +40,10 @@ public:
         if (!m_started) {
             m_size0 = size;
             m_started = true;
+            // The grains' own area (plane, per metre) or volume: the porosity's solid part.
+            m_solid = 0.0;
+            for (double r : world.particles().radius)
+                m_solid += plane ? std::numbers::pi * r * r : 4.0 / 3.0 * std::numbers::pi * r * r * r;
         }
         const Vec3 stress(push.x() / (size.y() * size.z()), push.y() / (size.x() * size.z()),
                           push.z() / (size.x() * size.y()));
@@ -57,6 +61,7 @@ public:
         m_r.series["frictionAngle"].push_back(friction);
         m_r.series["axialStrain"].push_back(axial);
         m_r.series["volumetricStrain"].push_back(volumetric);
+        m_r.series["porosity"].push_back(1.0 - m_solid / size.prod());
         m_peakFriction = std::max(m_peakFriction, friction);
         if (axial >= 0.10 && axial <= 0.25) {
             m_criticalSum += deviator;
@@ -74,7 +79,9 @@ public:
         r.scalars["peakFrictionAngle"] = m_peakFriction;
         if (!r.series.empty() && !r.series.at("t").empty()) {
             r.scalars["finalAxialStrain"] = r.series.at("axialStrain").back();
+            if (r.series.count("porosity")) r.scalars["initialPorosity"] = r.series.at("porosity").front();
             r.scalars["finalDeviator"] = r.series.at("deviator").back();
+            r.scalars["finalVolumetricStrain"] = r.series.at("volumetricStrain").back();
             r.scalars["finalLateralStress"] =
                 r.series.count("sigmaY") ? 0.5 * (r.series.at("sigmaX").back() + r.series.at("sigmaY").back())
                                          : r.series.at("sigmaX").back();
@@ -98,6 +105,7 @@ public:
         if (!a.loading() || a.has("peakFriction")) {  // states written before 2D cells had none
             a.field("peakFriction", m_peakFriction);
             a.field("residualFrictionSum", m_residualFrictionSum);
+            a.field("solid", m_solid);
         }
         archiveResult(a, "result", m_r);
     }
@@ -111,6 +119,7 @@ private:
     double m_criticalSum = 0.0;
     double m_residualFrictionSum = 0.0;  ///< φ over the same strains (degrees)
     double m_peakFriction = 0.0;         ///< largest φ (degrees)
+    double m_solid = 0.0;                ///< the grains' area (plane) or volume
     long m_criticalCount = 0;
     MeasurementResult m_r;
 };
@@ -120,7 +129,7 @@ private:
 extern const MeasurementFactory kCellStressMeasurement{
     "cellStress",
     "stresses sigmaX, sigmaY, sigmaZ (Pa, compression positive; per metre in the plane), "
-    "deviator, mobilised friction angle, axial and volumetric strain over time; the critical "
+    "deviator, mobilised friction angle, axial and volumetric strain, porosity over time; the critical "
     "deviator and residual friction angle averaged over 10-25 % axial strain, the peak angle",
     {{"walls", MeasurementParameter::Word,
       "six wall names: xmin xmax ymin ymax zmin zmax (in the plane four: xmin xmax zmin zmax)"},

@@ -13,7 +13,8 @@ Expected<World> World::create(const Scene& scene) {
     World w;
     w.m_name = scene.name;
     std::string error;
-    if (!w.m_materials.build(scene.materials, scene.contactMaterials, &error))
+    if (!w.m_materials.build(scene.materials, scene.contactMaterials, &error,
+                             scene.settings.frictionScale))
         return Error{"contactMaterials: " + error};
     w.m_contactOverrides = scene.contactMaterials;
     w.m_walls = scene.walls;
@@ -90,7 +91,7 @@ std::optional<Error> World::setMaterials(const std::vector<Material>& materials)
     }
     MaterialTable table;
     std::string error;
-    if (!table.build(materials, m_contactOverrides, &error))
+    if (!table.build(materials, m_contactOverrides, &error, m_settings.frictionScale))
         return Error{"contactMaterials: " + error};
     if (auto e = solverTakesMaterials(m_settings.method, table)) return e;
     m_materials = std::move(table);
@@ -146,6 +147,13 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
                 << " s of this scene (lower timeStep or use mode semi-smooth)";
             return Error{msg.str()};
         }
+    }
+    if (s.frictionScale != m_settings.frictionScale) {
+        MaterialTable table;
+        std::string error;
+        if (!table.build(m_materials.materials(), m_contactOverrides, &error, s.frictionScale))
+            return Error{"contactMaterials: " + error};
+        m_materials = std::move(table);
     }
     if (s.contactLaw != m_settings.contactLaw) {
         // The smooth pass keeps its wall springs in the law's own form: from the history.

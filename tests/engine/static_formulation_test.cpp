@@ -127,6 +127,22 @@ TEST(StaticFormulation, TwoServoWallsSqueezeARowWhileTheTopHoldsIt) {
     EXPECT_NEAR(world.walls()[3].position.x(), 3.0 * kR, 1e-8);
 }
 
+TEST(StaticFormulation, AFrictionScaleMultipliesEveryPairAndAPhaseRestoresIt) {
+    // Sample preparation: compacted frictionless, sheared with friction.
+    StepSettings s = staticSettings();
+    s.frictionScale = 0.0;
+    Scene scene = baseScene(s, 0.5);
+    addDisk(scene, Vec3(0.0, 0.0, kR));
+    World world = test::makeWorld(scene);
+    EXPECT_EQ(world.materials().pair(0, 0).friction, 0.0);
+    s.frictionScale = 0.5;
+    ASSERT_FALSE(world.applySettings(s).has_value());
+    EXPECT_DOUBLE_EQ(world.materials().pair(0, 0).friction, 0.25);
+    s.frictionScale = 1.0;
+    ASSERT_FALSE(world.applySettings(s).has_value());
+    EXPECT_DOUBLE_EQ(world.materials().pair(0, 0).friction, 0.5);
+}
+
 TEST(StaticFormulation, TakesTheInteriorPointMethodOnly) {
     StepSettings s = staticSettings();
     s.method = SolverMethod::Pgs;

@@ -218,7 +218,8 @@ const std::vector<Case>& cases() {
     static const std::vector<Case> all = {janssenCase(),  iterationScalingCase(), warmStartCase(),
                                           drumCase(),     angleOfReposeCase(),    collapseCase(),
                                           modelReductionCase(),   solverAccuracyCase(),
-                                          columnCollapse2dCase(), solverRaceCase()};
+                                          columnCollapse2dCase(), solverRaceCase(),
+                                          biaxial2dCase()};
     return all;
 }
 

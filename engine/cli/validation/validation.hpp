@@ -118,5 +118,6 @@ Case modelReductionCase();
 Case solverAccuracyCase();
 Case columnCollapse2dCase();
 Case solverRaceCase();
+Case biaxial2dCase();
 
 }  // namespace ndem::cli::validation
