@@ -70,14 +70,6 @@ void World::scheduleStaticServos() {
     }
 }
 
-void World::unknownServoVelocities() {
-    // Detection saw a closing wall move (its reach); the rows must not: its velocity is the
-    // slider's unknown.
-    for (size_t i = 0; i < m_contacts.size(); ++i)
-        if ((m_contacts.flags[i] & kWallContact) && solvedServo(m_walls[m_contacts.bodyB[i]]))
-            m_contacts.wallVelocity[i].setZero();
-}
-
 void World::restForStaticStep() {
     for (size_t i = 0; i < m_particles.size(); ++i) {
         m_particles.velocity[i].setZero();

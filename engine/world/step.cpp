@@ -165,7 +165,6 @@ void World::continuousStage(StepContext& ctx) {
         warmRow = [&](SolverContact& r) {
             warmStartRow(r, m_contacts, m_history, m_materials, ctx.settings, m_bodies, ctx.map);
         };
-    if (statics) unknownServoVelocities();
     buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, ctx.settings,
                         gravity().norm(), m_rows, ctx.map, warmRow);
     const Vec3 gh = m_settings.timeStep * gravity();

@@ -222,7 +222,6 @@ private:
     /// the servo walls as unknowns and the masses scaled by solver.staticInertia, solved by the
     /// interior-point method.
     void restForStaticStep();
-    void unknownServoVelocities();
     PgsResult solveStatic(const StepContext& ctx);
     /// A servo wall of the static formulation (not yet in its constant-speed phase), and one
     /// it solves for this step: every one touches (else they close in, scheduleStaticServos).
