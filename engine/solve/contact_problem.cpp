@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ndem {
@@ -19,7 +20,13 @@ struct RowCoefficients {
     Vec3 angularA, angularB;
 };
 
+/// Row k of SolverContact's six; a rolling row (k ≥ 3) is the relative angular velocity
+/// about its axis.
 RowCoefficients coefficients(const SolverContact& c, int k) {
+    if (k >= 3) {
+        const Vec3& axis = k == 3 ? c.t1 : (k == 4 ? c.t2 : c.n);
+        return {Vec3::Zero(), axis, axis};
+    }
     const Vec3& dir = k == 0 ? c.n : (k == 1 ? c.t1 : c.t2);
     const double s = k == 0 ? c.scale : 1.0;
     return {s * dir, s * c.leverA.cross(dir), s * c.leverB.cross(dir)};
@@ -95,9 +102,20 @@ ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
         const int ub = p.unknownOf[static_cast<size_t>(c.b)];
         p.bodyA.push_back(ua);
         p.bodyB.push_back(ub);
-        // The warm start's impulses of all three rows (a frictionless contact drops its
-        // tangential ones: the solve sets them to zero, as the PGS projection does).
-        for (int k = 0; k < 3; ++k) {
+        // Rolling rows: in the plane only the one about the plane's normal (t2) moves.
+        int rollFirst = 3, rollCount = 0;
+        if (form.rolling && (c.flags & kHasRolling) && c.rollingLimit > 0.0) {
+            if (form.dimension == 2)
+                rollFirst = 4, rollCount = 1;
+            else
+                rollCount = 3;
+            if (!(c.invD[rollFirst] > 0.0)) rollCount = 0;  // neither body rotates
+        }
+        p.rolling.push_back(rollCount);
+        p.rollingLimit.push_back(rollCount > 0 ? c.rollingLimit * c.scale : 0.0);
+        // The warm start's impulses of all rows (a frictionless contact drops its tangential
+        // ones: the solve sets them to zero, as the PGS projection does).
+        for (int k = 0; k < (rollCount > 0 ? 6 : 3); ++k) {
             const RowCoefficients g = coefficients(c, k);
             const double l = c.lambda[k];
             if (l == 0.0) continue;
@@ -110,7 +128,14 @@ ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
                 if (rotates[static_cast<size_t>(ub)]) warm.segment<3>(6 * ub + 3) += l * g.angularB;
             }
         }
-        for (int k = 0; k < dim; ++k) {
+        std::array<int, 6> kept{};
+        int keptCount = 0;
+        for (int k = 0; k < dim; ++k)
+            kept[static_cast<size_t>(keptCount++)] = k;
+        for (int k = rollFirst; k < rollFirst + rollCount; ++k)
+            kept[static_cast<size_t>(keptCount++)] = k;
+        for (int j = 0; j < keptCount; ++j) {
+            const int k = kept[static_cast<size_t>(j)];
             const int row = static_cast<int>(bias.size());
             const RowCoefficients g = coefficients(c, k);
             double b = c.bias[k];
@@ -132,7 +157,7 @@ ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
                 }
             }
             bias.push_back(b);
-            sigma.push_back(k == 0 ? c.sigmaN : c.sigmaT);
+            sigma.push_back(k == 0 ? c.sigmaN : (k < 3 ? c.sigmaT : c.sigmaR));
             invD.push_back(c.invD[k]);
         }
     }
@@ -223,6 +248,10 @@ LocalProblem ContactProblem::local() const {
     l.dim = dim;
     l.offset = offset;
     l.mu = mu;
+    if (std::any_of(rolling.begin(), rolling.end(), [](int k) { return k > 0; })) {
+        l.rolling = rolling;
+        l.rollingLimit = rollingLimit;
+    }
     return l;
 }
 
@@ -232,6 +261,8 @@ LocalProblem ContactProblem::physical() const {
     for (int c = 0; c < contacts(); ++c) {
         s[offset[static_cast<size_t>(c)]] = scale[static_cast<size_t>(c)];
         l.mu[static_cast<size_t>(c)] = mu[static_cast<size_t>(c)] / scale[static_cast<size_t>(c)];
+        if (!l.rollingLimit.empty())
+            l.rollingLimit[static_cast<size_t>(c)] /= scale[static_cast<size_t>(c)];
     }
     const Eigen::VectorXd sinv = s.cwiseInverse();
     l.W = Eigen::SparseMatrix<double>(sinv.asDiagonal() * l.W) * sinv.asDiagonal();
@@ -243,9 +274,15 @@ void ContactProblem::store(const Eigen::VectorXd& lambda, std::span<SolverContac
                            std::span<SolverBody> bodies) const {
     for (int c = 0; c < contacts(); ++c) {
         SolverContact& r = rows[static_cast<size_t>(contactRow[static_cast<size_t>(c)])];
+        const int o = offset[static_cast<size_t>(c)], d = dim[static_cast<size_t>(c)];
         for (int k = 0; k < 3; ++k)
-            r.lambda[k] =
-                k < dim[static_cast<size_t>(c)] ? lambda[offset[static_cast<size_t>(c)] + k] : 0.0;
+            r.lambda[k] = k < d ? lambda[o + k] : 0.0;
+        const int roll = rolling[static_cast<size_t>(c)];
+        if (roll == 0) continue;
+        for (int k = 3; k < 6; ++k)
+            r.lambda[k] = 0.0;
+        for (int k = 0; k < roll; ++k)
+            r.lambda[(roll == 1 ? 4 : 3) + k] = lambda[o + d + k];
     }
     const Eigen::VectorXd v = velocities(lambda);
     for (size_t u = 0; u < movableBody.size(); ++u) {
@@ -276,6 +313,21 @@ ProblemResidual pgsResidual(const ContactProblem& p, const Eigen::VectorXd& lamb
         const double ln = std::max(0.0, lambda[o] - y[o] * p.invD[o]);
         add(ln - lambda[o], p.invD[o], true);
         const int d = p.dim[static_cast<size_t>(c)];
+        // Rolling: (λ_r − y_r D⁻¹) onto the disc (and the twist's interval) L λ_n.
+        const int roll = p.rolling[static_cast<size_t>(c)];
+        if (roll > 0) {
+            const int ro = o + d;
+            const double limit = p.rollingLimit[static_cast<size_t>(c)] * ln;
+            double l[3] = {};
+            for (int k = 0; k < roll; ++k)
+                l[k] = lambda[ro + k] - y[ro + k] * p.invD[ro + k];
+            const double mag = roll == 1 ? std::abs(l[0]) : std::hypot(l[0], l[1]);
+            const double f = mag > limit ? limit / mag : 1.0;
+            for (int k = 0; k < std::min(roll, 2); ++k)
+                add(f * l[k] - lambda[ro + k], p.invD[ro + k], false);
+            if (roll == 3)
+                add(std::clamp(l[2], -limit, limit) - lambda[ro + 2], p.invD[ro + 2], false);
+        }
         if (d == 1) continue;
         double l[3] = {};
         for (int k = 1; k < d; ++k)

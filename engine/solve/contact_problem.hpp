@@ -9,6 +9,8 @@
 // associated sliding rule of krabbenhoft-2012 Sec. 3.2 (a sliding contact separates at μ'‖y_t‖,
 // the dilation the paper shows vanishes with the time step). A frictionless contact keeps
 // its normal row only. v* is the velocity the bodies would take without these contacts.
+// With ProblemForm::rolling, a contact with rolling resistance keeps its rolling rows after
+// those (three in space, the one about the plane's normal in the plane; LocalProblem).
 #pragma once
 
 #include "solve/local_problem.hpp"
@@ -36,6 +38,7 @@ struct Slider {
 struct ProblemForm {
     int dimension = 3;              ///< 2: contacts in the x–z plane keep normal and t1 only
     bool tangentialAlways = false;  ///< keep the tangential rows without friction (FCLib)
+    bool rolling = false;           ///< keep the rolling rows (the interior-point methods)
 };
 
 struct ContactProblem {
@@ -55,6 +58,8 @@ struct ContactProblem {
     std::vector<int> offset;
     std::vector<double> mu;     ///< μ' = μ s (0 for a frictionless contact)
     std::vector<double> scale;  ///< the normal row's Hertz scale s (r_n = s λ_n)
+    std::vector<int> rolling;   ///< rolling rows after the contact's dim rows (0, 1 or 3)
+    std::vector<double> rollingLimit;  ///< L = μ_r R* s: ‖λ_r‖ ≤ L λ_n in row units
     Sparse J;                   ///< rows × 6·bodies
     Eigen::VectorXd sigma;      ///< Σ per row (regularisation, m/(N s))
     Eigen::VectorXd b;          ///< b per row (bias: gap and wall velocity, m/s)
@@ -62,6 +67,9 @@ struct ContactProblem {
 
     int rows() const { return static_cast<int>(b.size()); }
     int contacts() const { return static_cast<int>(dim.size()); }
+    int rowsOf(int c) const {
+        return dim[static_cast<size_t>(c)] + rolling[static_cast<size_t>(c)];
+    }
 
     /// From the rows of one solve and the bodies they act on. The bodies' velocities may
     /// already hold the rows' warm-start impulses: they are taken out of v*.

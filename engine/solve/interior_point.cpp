@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <initializer_list>
 #include <cmath>
 #include <limits>
 
@@ -65,11 +66,22 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
         for (int c = 0; c < p.contacts(); ++c) {
             const int o = p.offset[static_cast<size_t>(c)];
             const int d = p.dim[static_cast<size_t>(c)];
-            if (d == 1) continue;
+            const int roll = p.rollingRows(c);
+            if (d == 1 && roll == 0) continue;
             const double mu = p.mu[static_cast<size_t>(c)];
             const double nu =
                 options.dilation.empty() ? 0.0 : options.dilation[static_cast<size_t>(c)];
-            const double s = (mu - std::min(nu, mu)) * cone::tangentNorm(d, u.data() + o);
+            // The part of the associated opening the rule takes back: 1 − ν/μ of it, for the
+            // rolling rows' (L ‖u_r‖ + L |u_twist|) as for the sliding's μ ‖u_t‖.
+            const double keep = mu > 0.0 ? std::min(nu, mu) / mu : 0.0;
+            double open = d > 1 ? mu * cone::tangentNorm(d, u.data() + o) : 0.0;
+            if (roll > 0) {
+                const double* ur = u.data() + o + d;
+                const double rolled = roll == 1 ? std::abs(ur[0])
+                                                : std::hypot(ur[0], ur[1]) + std::abs(ur[2]);
+                open += p.rollingLimit[static_cast<size_t>(c)] * rolled;
+            }
+            const double s = (1.0 - keep) * open;
             moved = std::max(moved, std::abs(s - shift[o]));
             shift[o] = s;
         }
@@ -89,26 +101,64 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     InteriorPointResult result;
     result.programs = 1;
     rOut = Eigen::VectorXd::Zero(full.rows());
-    // The cones: a contact with friction keeps its rows (three in space, two in the plane), one
-    // without its normal row (its tangential reactions are zero and its tangential velocity free).
-    std::vector<int> dims, offsets, rowsUsed;
-    std::vector<double> mus;
+    // The program's rows, per contact: its friction rows (a contact without friction: its normal
+    // row; its tangential reactions are zero and its tangential velocity free), then its rolling
+    // rows. Its cones, each led by the contact's normal row: the friction cone, and with rolling
+    // the disc of the rolling moments and the interval of the twisting one (in the plane the
+    // rolling moment's interval only). In scaled rows x = T r / P (below) every cone is the unit
+    // one: x = (x_n, x₁…) with x_n ≥ ‖x₁‖. The cones' entries s = G x copy rows of x, so the
+    // program is min ½ xᵀŴx + qᵀx over G x ∈ K, whose Newton matrix is Ŵ + Gᵀ R⁻² G: one
+    // block per contact, as without rolling (where G = I).
+    struct Cone {
+        int dim = 1, offset = 0, contact = 0;
+        int row[3] = {0, 0, 0};  ///< program rows of its entries; row[0] the contact's normal
+    };
+    std::vector<int> contactRows, contactOffsets, rowsUsed;
+    std::vector<double> t;  // T: μ on a friction cone's normal row, μ/L on rolling rows, else 1
+    std::vector<Cone> cones;
+    int coneRows = 0;
+    auto addCone = [&](int c, int d, std::initializer_list<int> rows) {
+        Cone k;
+        k.dim = d;
+        k.offset = coneRows;
+        k.contact = c;
+        std::copy(rows.begin(), rows.end(), k.row);
+        cones.push_back(k);
+        coneRows += d;
+    };
     for (int c = 0; c < full.contacts(); ++c) {
         const int o = full.offset[static_cast<size_t>(c)];
         const double mu = full.mu[static_cast<size_t>(c)];
         const int d = mu > 0.0 ? full.dim[static_cast<size_t>(c)] : 1;
-        dims.push_back(d);
-        offsets.push_back(static_cast<int>(rowsUsed.size()));
-        mus.push_back(d > 1 ? mu : 0.0);
-        for (int k = 0; k < d; ++k)
+        const int roll = full.rollingRows(c);
+        const int n = static_cast<int>(rowsUsed.size());
+        contactOffsets.push_back(n);
+        contactRows.push_back(d + roll);
+        for (int k = 0; k < d; ++k) {
             rowsUsed.push_back(o + k);
+            t.push_back(k == 0 && d > 1 ? mu : 1.0);
+        }
+        const int rr = n + d;  // the first rolling row
+        for (int k = 0; k < roll; ++k) {
+            rowsUsed.push_back(o + full.dim[static_cast<size_t>(c)] + k);
+            t.push_back((d > 1 ? mu : 1.0) / full.rollingLimit[static_cast<size_t>(c)]);
+        }
+        if (d == 1) addCone(c, 1, {n});
+        if (d == 2) addCone(c, 2, {n, n + 1});
+        if (d == 3) addCone(c, 3, {n, n + 1, n + 2});
+        if (roll == 1) addCone(c, 2, {n, rr});
+        if (roll == 3) {
+            addCone(c, 3, {n, rr, rr + 1});
+            addCone(c, 2, {n, rr + 2});
+        }
     }
     const int m = static_cast<int>(rowsUsed.size());
     if (m == 0) {
         result.converged = true;
         return result;
     }
-    const int coneCount = static_cast<int>(dims.size());
+    const int contactCount = static_cast<int>(contactRows.size());
+    const int coneCount = static_cast<int>(cones.size());
     Sparse wUsed;
     Eigen::VectorXd q(m);
     for (int i = 0; i < m; ++i)
@@ -124,78 +174,110 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         wUsed = Sparse(select.transpose() * full.W) * select;
     }
 
-    // Unit cones and units of order one: x = T r / P and z = T⁻¹ û / V, T = diag(μ, 1, 1) per
-    // friction cone, V the largest free velocity, P/V the inverse of Ŵ's mean diagonal.
-    Eigen::VectorXd t = Eigen::VectorXd::Ones(m);
-    for (int c = 0; c < coneCount; ++c)
-        if (dims[static_cast<size_t>(c)] > 1)
-            t[offsets[static_cast<size_t>(c)]] = mus[static_cast<size_t>(c)];
-    // Ŵ = T⁻¹ W T⁻¹ · P/V with P/V = 1 / mean diagonal.
-    const Eigen::VectorXd tinv = t.cwiseInverse();
+    // Units of order one: x = T r / P and z = T⁻¹ û / V, V the largest free velocity, P/V the
+    // inverse of Ŵ's mean diagonal: Ŵ = T⁻¹ W T⁻¹ · P/V.
+    const Eigen::VectorXd tv = Eigen::Map<const Eigen::VectorXd>(t.data(), m);
+    const Eigen::VectorXd tinv = tv.cwiseInverse();
     Sparse w = Sparse(tinv.asDiagonal() * wUsed) * tinv.asDiagonal();
     const double a = m / std::max(w.diagonal().sum(), 1e-300);
     w *= a;
-    const double V = std::max(q.cwiseQuotient(t).lpNorm<Eigen::Infinity>(), 1e-300);
+    const double V = std::max(q.cwiseQuotient(tv).lpNorm<Eigen::Infinity>(), 1e-300);
     const double P = a * V;
-    const Eigen::VectorXd qs = q.cwiseQuotient(t) / V;
+    const Eigen::VectorXd qs = q.cwiseQuotient(tv) / V;
     const double tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-10;
-    result.reusedAnalysis = buildPattern(dims, offsets, w);
+    result.reusedAnalysis = buildPattern(contactRows, contactOffsets, w);
 
-    // Each contact's R⁻² block (identity for the start), in the slots' order.
+    // s = G x, and Gᵀ z.
+    auto gather = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+        for (const Cone& k : cones)
+            for (int i = 0; i < k.dim; ++i)
+                out[k.offset + i] = x[k.row[i]];
+    };
+    auto scatter = [&](const Eigen::VectorXd& z, Eigen::VectorXd& out) {
+        out.setZero();
+        for (const Cone& k : cones)
+            for (int i = 0; i < k.dim; ++i)
+                out[k.row[i]] += z[k.offset + i];
+    };
+    // Each contact's block of Gᵀ R⁻² G (the identity for the start), row-major, in contact order.
+    std::vector<int> blockStart(static_cast<size_t>(contactCount));
+    int blockSize = 0;
+    for (int c = 0; c < contactCount; ++c) {
+        blockStart[static_cast<size_t>(c)] = blockSize;
+        blockSize += contactRows[static_cast<size_t>(c)] * contactRows[static_cast<size_t>(c)];
+    }
     std::vector<double> blocks;
     auto setBlocks = [&](const std::vector<cone::Scaling>* scalings) {
-        blocks.clear();
-        for (int c = 0; c < coneCount; ++c) {
-            const int d = dims[static_cast<size_t>(c)];
-            double e[9] = {};
-            if (scalings)
-                (*scalings)[static_cast<size_t>(c)].inverseSquared(e);
-            else
+        blocks.assign(static_cast<size_t>(blockSize), 0.0);
+        if (!scalings) {
+            for (int c = 0; c < contactCount; ++c) {
+                const int d = contactRows[static_cast<size_t>(c)];
                 for (int i = 0; i < d; ++i)
-                    e[i * (d + 1)] = 1.0;
-            blocks.insert(blocks.end(), e, e + d * d);
+                    blocks[static_cast<size_t>(blockStart[static_cast<size_t>(c)] + i * (d + 1))] = 1.0;
+            }
+            return;
         }
-    };
-    auto unit = [&](Eigen::VectorXd& v, double f) {
-        for (int c = 0; c < coneCount; ++c)
-            v[offsets[static_cast<size_t>(c)]] += f;
+        for (int j = 0; j < coneCount; ++j) {
+            const Cone& k = cones[static_cast<size_t>(j)];
+            double e[9] = {};
+            (*scalings)[static_cast<size_t>(j)].inverseSquared(e);
+            const int stride = contactRows[static_cast<size_t>(k.contact)];
+            const int base = blockStart[static_cast<size_t>(k.contact)];
+            const int first = contactOffsets[static_cast<size_t>(k.contact)];
+            for (int i = 0; i < k.dim; ++i)
+                for (int j2 = 0; j2 < k.dim; ++j2)
+                    blocks[static_cast<size_t>(base + (k.row[i] - first) * stride +
+                                               (k.row[j2] - first))] += e[i * k.dim + j2];
+        }
     };
     auto maxStep = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
         double alpha = 1.0;
-        for (int c = 0; c < coneCount; ++c) {
-            const int o = offsets[static_cast<size_t>(c)];
-            alpha = cone::maxStep(dims[static_cast<size_t>(c)], x.data() + o, dx.data() + o, alpha);
-        }
+        for (const Cone& k : cones)
+            alpha = cone::maxStep(k.dim, x.data() + k.offset, dx.data() + k.offset, alpha);
         return alpha;
     };
-    auto intoInterior = [&](Eigen::VectorXd& v) {
+    auto outside = [&](const Eigen::VectorXd& v) {  // −(the least depth in a cone)
         double worst = -1e300;
-        for (int c = 0; c < coneCount; ++c)
-            worst = std::max(worst, -cone::depth(dims[static_cast<size_t>(c)],
-                                                 v.data() + offsets[static_cast<size_t>(c)]));
-        if (worst >= -1e-8) unit(v, 1.0 + worst);
+        for (const Cone& k : cones)
+            worst = std::max(worst, -cone::depth(k.dim, v.data() + k.offset));
+        return worst;
     };
 
-    // Start: the least-squares point of (Ŵ + I) x = −q, z = Ŵ x + q = −x, both moved inside.
+    // Start: the least-squares point of (Ŵ + I) x = −q, z = −G x, both moved inside (x by
+    // raising each contact's normal row, which leads all its cones).
     setBlocks(nullptr);
     if (!factor(blocks)) return result;  // λ = 0: nothing better to offer
-    Eigen::VectorXd x = solveNewton(-qs), z;
-    z = -x;
-    intoInterior(x);
-    intoInterior(z);
+    Eigen::VectorXd x = solveNewton(-qs), s(coneRows), z(coneRows);
+    gather(x, s);
+    z = -s;
+    if (const double worst = outside(s); worst >= -1e-8) {
+        for (int c = 0; c < contactCount; ++c)
+            x[contactOffsets[static_cast<size_t>(c)]] += 1.0 + worst;
+        gather(x, s);
+    }
+    if (const double worst = outside(z); worst >= -1e-8)
+        for (const Cone& k : cones)
+            z[k.offset] += 1.0 + worst;
 
     std::vector<cone::Scaling> scalings(static_cast<size_t>(coneCount));
-    Eigen::VectorXd ell(m), dxA(m), dzA(m), dx(m), dz(m), ds(m), es(m), g(m), tmp(m);
+    Eigen::VectorXd ell(coneRows), dsA(coneRows), dzA(coneRows), dsStep(coneRows),
+        dz(coneRows), ds(coneRows), es(coneRows);
+    Eigen::VectorXd dxA(m), dx(m), g(m), gz(m);
     const double n = coneCount;
     // The best iterate is kept: near the solution round-off can stall the steps or, in a
     // degenerate packing, blow them up; the answer is then the best point reached.
-    Eigen::VectorXd bestX = x, bestZ = z;
+    Eigen::VectorXd bestX = x, bestS = s, bestZ = z;
     double best = std::numeric_limits<double>::infinity();
     int bestIteration = 0;
     constexpr int kStall = 4;
+    Eigen::VectorXd r(m);
+    auto residual = [&](const Eigen::VectorXd& xx, const Eigen::VectorXd& zz) {
+        scatter(zz, gz);
+        r = w * xx + qs - gz;
+    };
     for (int it = 0; it < budget; ++it) {
-        const Eigen::VectorXd r = w * x + qs - z;
-        const double gap = x.dot(z);
+        residual(x, z);
+        const double gap = s.dot(z);
         const double res = std::max(r.lpNorm<Eigen::Infinity>(), gap / n);
         if (options.residualHistory) options.residualHistory->push_back(res * V);
         result.iterations = it;
@@ -203,6 +285,7 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         if (res < best) {
             best = res;
             bestX = x;
+            bestS = s;
             bestZ = z;
             bestIteration = it;
         }
@@ -213,78 +296,82 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         // Far from the solution the residual may rise for a few steps (a tall column's
         // first steps); near it, steps that no longer improve are round-off.
         if (best < 1e4 * tolerance && it - bestIteration >= kStall) break;
-        for (int c = 0; c < coneCount; ++c) {
-            const int d = dims[static_cast<size_t>(c)], o = offsets[static_cast<size_t>(c)];
-            scalings[static_cast<size_t>(c)] = cone::Scaling::of(d, x.data() + o, z.data() + o);
-            scalings[static_cast<size_t>(c)].apply(z.data() + o, ell.data() + o);
+        for (int j = 0; j < coneCount; ++j) {
+            const Cone& k = cones[static_cast<size_t>(j)];
+            scalings[static_cast<size_t>(j)] =
+                cone::Scaling::of(k.dim, s.data() + k.offset, z.data() + k.offset);
+            scalings[static_cast<size_t>(j)].apply(z.data() + k.offset, ell.data() + k.offset);
         }
         setBlocks(&scalings);
         if (!factor(blocks)) break;  // keep the last iterate, unconverged
 
-        // A direction for ds (the target of ℓ ∘ (R⁻¹Δx + RΔz) = −ds): solve
-        // (Ŵ + R⁻²) Δx = −r − R⁻¹ (ℓ ⋄ ds), then Δz = −R⁻¹ (ℓ ⋄ ds) − R⁻² Δx.
-        auto direction = [&](Eigen::VectorXd& ddx, Eigen::VectorXd& ddz) {
-            for (int c = 0; c < coneCount; ++c) {
-                const int d = dims[static_cast<size_t>(c)], o = offsets[static_cast<size_t>(c)];
+        // A direction for ds (the target of ℓ ∘ (R⁻¹Δs + RΔz) = −ds): solve
+        // (Ŵ + Gᵀ R⁻² G) Δx = −r − Gᵀ R⁻¹ (ℓ ⋄ ds), then Δs = G Δx, Δz = −R⁻¹ (ℓ ⋄ ds) − R⁻² Δs.
+        auto direction = [&](Eigen::VectorXd& ddx, Eigen::VectorXd& dds, Eigen::VectorXd& ddz) {
+            for (int j = 0; j < coneCount; ++j) {
+                const Cone& k = cones[static_cast<size_t>(j)];
                 double quotient[3] = {};
-                cone::divide(d, ell.data() + o, ds.data() + o, quotient);
-                scalings[static_cast<size_t>(c)].apply(quotient, es.data() + o, true);
+                cone::divide(k.dim, ell.data() + k.offset, ds.data() + k.offset, quotient);
+                scalings[static_cast<size_t>(j)].apply(quotient, es.data() + k.offset, true);
             }
-            g = -r - es;
+            scatter(es, g);
+            g = -r - g;
             ddx = solveNewton(g);
-            for (int c = 0; c < coneCount; ++c) {
-                const int d = dims[static_cast<size_t>(c)], o = offsets[static_cast<size_t>(c)];
+            gather(ddx, dds);
+            for (int j = 0; j < coneCount; ++j) {
+                const Cone& k = cones[static_cast<size_t>(j)];
                 double a1[3] = {}, a2[3] = {};
-                scalings[static_cast<size_t>(c)].apply(ddx.data() + o, a1, true);
-                scalings[static_cast<size_t>(c)].apply(a1, a2, true);
-                for (int k = 0; k < d; ++k)
-                    ddz[o + k] = -es[o + k] - a2[k];
+                scalings[static_cast<size_t>(j)].apply(dds.data() + k.offset, a1, true);
+                scalings[static_cast<size_t>(j)].apply(a1, a2, true);
+                for (int i = 0; i < k.dim; ++i)
+                    ddz[k.offset + i] = -es[k.offset + i] - a2[i];
             }
         };
 
         // Predictor (affine scaling): ds = ℓ ∘ ℓ.
-        for (int c = 0; c < coneCount; ++c) {
-            const int o = offsets[static_cast<size_t>(c)];
-            cone::product(dims[static_cast<size_t>(c)], ell.data() + o, ell.data() + o,
-                          ds.data() + o);
-        }
-        direction(dxA, dzA);
-        const double alphaA = std::min(maxStep(x, dxA), maxStep(z, dzA));
-        const double gapA = (x + alphaA * dxA).dot(z + alphaA * dzA);
+        for (const Cone& k : cones)
+            cone::product(k.dim, ell.data() + k.offset, ell.data() + k.offset, ds.data() + k.offset);
+        direction(dxA, dsA, dzA);
+        const double alphaA = std::min(maxStep(s, dsA), maxStep(z, dzA));
+        const double gapA = (s + alphaA * dsA).dot(z + alphaA * dzA);
         const double sigma = std::pow(std::clamp(gapA / gap, 0.0, 1.0), 3.0);
 
-        // Corrector: ds = ℓ ∘ ℓ + (R⁻¹Δx_a) ∘ (RΔz_a) − σ μ e.
-        for (int c = 0; c < coneCount; ++c) {
-            const int d = dims[static_cast<size_t>(c)], o = offsets[static_cast<size_t>(c)];
+        // Corrector: ds = ℓ ∘ ℓ + (R⁻¹Δs_a) ∘ (RΔz_a) − σ μ e.
+        for (int j = 0; j < coneCount; ++j) {
+            const Cone& k = cones[static_cast<size_t>(j)];
+            const int o = k.offset;
             double sx[3] = {}, sz[3] = {}, prod[3] = {};
-            scalings[static_cast<size_t>(c)].apply(dxA.data() + o, sx, true);
-            scalings[static_cast<size_t>(c)].apply(dzA.data() + o, sz);
-            cone::product(d, sx, sz, prod);
-            cone::product(d, ell.data() + o, ell.data() + o, ds.data() + o);
-            for (int k = 0; k < d; ++k)
-                ds[o + k] += prod[k];
+            scalings[static_cast<size_t>(j)].apply(dsA.data() + o, sx, true);
+            scalings[static_cast<size_t>(j)].apply(dzA.data() + o, sz);
+            cone::product(k.dim, sx, sz, prod);
+            cone::product(k.dim, ell.data() + o, ell.data() + o, ds.data() + o);
+            for (int i = 0; i < k.dim; ++i)
+                ds[o + i] += prod[i];
             ds[o] -= sigma * gap / n;
         }
-        direction(dx, dz);
+        direction(dx, dsStep, dz);
         if (!dx.allFinite() || !dz.allFinite()) break;
-        const double alpha = std::min(1.0, 0.99 * std::min(maxStep(x, dx), maxStep(z, dz)));
+        const double alpha =
+            std::min(1.0, 0.99 * std::min(maxStep(s, dsStep), maxStep(z, dz)));
         x += alpha * dx;
+        gather(x, s);
         z += alpha * dz;
         result.iterations = it + 1;
     }
 
     x = bestX;
+    s = bestS;
     z = bestZ;
-    const Eigen::VectorXd rUsed = P * x.cwiseQuotient(t);
+    const Eigen::VectorXd rUsed = P * x.cwiseQuotient(tv);
     for (int i = 0; i < m; ++i)
         rOut[rowsUsed[static_cast<size_t>(i)]] = rUsed[i];
-    const Eigen::VectorXd res = w * x + qs - z;
-    result.residual = (res.cwiseProduct(t)).lpNorm<Eigen::Infinity>() * V;
+    residual(x, z);
+    result.residual = (r.cwiseProduct(tv)).lpNorm<Eigen::Infinity>() * V;
     result.relative = best;
     double normal = 0.0;
-    for (int c = 0; c < coneCount; ++c)
-        normal += rUsed[offsets[static_cast<size_t>(c)]];
-    result.complementarity = normal > 0.0 ? x.dot(z) * P * V / normal : 0.0;
+    for (int c = 0; c < contactCount; ++c)
+        normal += rUsed[contactOffsets[static_cast<size_t>(c)]];
+    result.complementarity = normal > 0.0 ? s.dot(z) * P * V / normal : 0.0;
     return result;
 }
 

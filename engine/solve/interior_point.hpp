@@ -10,12 +10,16 @@
 // whose symbolic analysis is done once per program, and kept for the next program while the
 // contacts' structure stays the same (a resting packing, step after step). Rejected: the bodies' system
 // M + Jᵀ(Σ + R⁻²)⁻¹J, smaller, but its Woodbury back-substitution cancels catastrophically once
-// contacts are active (R⁻² → 0). The iteration count hardly grows with the problem, where
+// contacts are active (R⁻² → 0). Rolling resistance adds cones on the same normal reaction
+// (LocalProblem's rolling rows): the program's cone entries are then s = G x, G copying each
+// contact's normal row into each of its cones, and the Newton matrix W + Gᵀ R⁻² G keeps one
+// block per contact. The iteration count hardly grows with the problem, where
 // Gauss–Seidel's sweeps grow with the height of a packing (servin-2014 Eq. 41).
 //
 // A non-associated rule with dilation ν < μ (krabbenhoft-2012 Sec. 4.1; ν = 0 is Coulomb's law
 // as FCLib and Siconos pose it) is solved as the fixed point of such programs, each with the
-// normal velocity shifted by (μ − ν)‖u_t‖ of the last answer (De Saxcé's bipotential;
+// normal velocity shifted by (μ − ν)‖u_t‖ of the last answer, and (1 − ν/μ) of the rolling
+// opening L(‖ω_r‖ + |ω_n|) (De Saxcé's bipotential;
 // acary-2011): the associated rule then lets a sliding contact open at ν‖u_t‖. In the plane,
 // LcpInteriorPoint solves that rule directly, as the paper does.
 #pragma once

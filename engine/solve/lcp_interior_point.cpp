@@ -9,10 +9,13 @@ namespace ndem {
 namespace {
 
 /// One facet f = fN r_n + fT r_t ≤ 0 of a contact, and its column of G (gN, fT) in the flow
-/// rule; rows index the program's rows, t = −1 for a frictionless contact.
+/// rule; rows index the program's rows, t = −1 for a frictionless contact (t may be the
+/// contact's rolling row). Its contact's Newton block starts at `block`, `stride` rows wide,
+/// with the normal row first and t at `lt`.
 struct Facet {
     int n = 0, t = -1;
     double fN = -1.0, gN = -1.0, fT = 0.0;
+    int block = 0, stride = 1, lt = 0;
 };
 
 /// max α ≤ 1 with v + α dv ≥ 0.
@@ -32,31 +35,55 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
     rOut = Eigen::VectorXd::Zero(full.rows());
     if (options.residualHistory) options.residualHistory->clear();
     setBlasThreads(options.threads);
-    // The program's rows (a frictionless contact: its normal row) and facets.
+    // The program's rows (a frictionless contact: its normal row; then its rolling row) and
+    // facets. A rolling row is taken in units of its limit, x_r = m / L (and W, q scaled to
+    // match), so that its facets ±x_r − x_n ≤ 0 are the friction facets' with μ = 1; they
+    // dilate by the same share ν/μ of the associated rule's opening as the sliding does.
     std::vector<int> dims, offsets, rowsUsed;
+    std::vector<double> unitOf;  // per program row: its unit (L on a rolling row, else 1)
     std::vector<Facet> facets;
+    int blockSize = 0;
     for (int c = 0; c < full.contacts(); ++c) {
         const size_t cc = static_cast<size_t>(c);
-        if (full.dim[cc] > 2) return result;
+        const int roll = full.rollingRows(c);
+        if (full.dim[cc] > 2 || roll > 1) return result;
         const int o = full.offset[cc];
         const double mu = full.mu[cc];
         const int d = mu > 0.0 ? full.dim[cc] : 1;
         const int n = static_cast<int>(rowsUsed.size());
-        dims.push_back(d);
+        const int rows = d + roll;
+        dims.push_back(rows);
         offsets.push_back(n);
-        for (int k = 0; k < d; ++k)
+        for (int k = 0; k < d; ++k) {
             rowsUsed.push_back(o + k);
-        facets.push_back(Facet{n, -1, -1.0, -1.0, 0.0});
-        if (d == 1) continue;
+            unitOf.push_back(1.0);
+        }
+        if (roll) {
+            rowsUsed.push_back(o + full.dim[cc]);
+            unitOf.push_back(full.rollingLimit[cc]);
+        }
         const double nu = std::min(options.dilation.empty() ? 0.0 : options.dilation[cc], mu);
-        facets.push_back(Facet{n, n + 1, -mu, -nu, 1.0});
-        facets.push_back(Facet{n, n + 1, -mu, -nu, -1.0});
+        auto facet = [&](int t, double fN, double gN, double fT, int lt) {
+            facets.push_back(Facet{n, t, fN, gN, fT, blockSize, rows, lt});
+        };
+        facet(-1, -1.0, -1.0, 0.0, 0);
+        if (d == 2) {
+            facet(n + 1, -mu, -nu, 1.0, 1);
+            facet(n + 1, -mu, -nu, -1.0, 1);
+        }
+        if (roll) {
+            const double share = mu > 0.0 ? nu / mu : 0.0;
+            facet(n + d, -1.0, -share, 1.0, d);
+            facet(n + d, -1.0, -share, -1.0, d);
+        }
+        blockSize += rows * rows;
     }
     const int m = static_cast<int>(rowsUsed.size());
     const int k = static_cast<int>(facets.size());
+    const Eigen::VectorXd unit = Eigen::Map<const Eigen::VectorXd>(unitOf.data(), m);
     Eigen::VectorXd q(m);
     for (int i = 0; i < m; ++i)
-        q[i] = full.q[rowsUsed[static_cast<size_t>(i)]];
+        q[i] = full.q[rowsUsed[static_cast<size_t>(i)]] * unit[i];
     const double V = q.lpNorm<Eigen::Infinity>();
     if (m == 0 || !(V > 0.0)) {
         result.converged = m == 0 || q.allFinite();
@@ -73,6 +100,7 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         select.setFromTriplets(pick.begin(), pick.end());
         w = Sparse(select.transpose() * full.W) * select;
     }
+    if (!unit.isOnes()) w = Sparse(unit.asDiagonal() * w) * unit.asDiagonal();
     // Units of order one: velocities by V, impulses by V / mean diagonal of W.
     const double wbar = std::max(w.diagonal().sum() / m, 1e-300);
     w /= wbar;
@@ -86,32 +114,17 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
     }
 
     // Each contact's block of G D Fᵀ (D = diag(d_j) per facet), row-major, in contact order.
-    std::vector<double> blocks;
-    std::vector<int> blockOf(static_cast<size_t>(k));  // first block entry of the facet's contact
-    {
-        int next = 0;
-        size_t f = 0;
-        for (size_t c = 0; c < dims.size(); ++c) {
-            const int facetsHere = dims[c] == 1 ? 1 : 3;
-            for (int j = 0; j < facetsHere; ++j)
-                blockOf[f++] = next;
-            next += dims[c] * dims[c];
-        }
-        blocks.assign(static_cast<size_t>(next), 0.0);
-    }
+    std::vector<double> blocks(static_cast<size_t>(blockSize), 0.0);
     auto factor = [&](const Eigen::VectorXd& d) {
         std::fill(blocks.begin(), blocks.end(), 0.0);
         for (int j = 0; j < k; ++j) {
             const Facet& f = facets[static_cast<size_t>(j)];
-            double* b = blocks.data() + blockOf[static_cast<size_t>(j)];
-            if (f.t < 0) {
-                b[0] += f.gN * d[j] * f.fN;
-                continue;
-            }
+            double* b = blocks.data() + f.block;
             b[0] += f.gN * d[j] * f.fN;
-            b[1] += f.gN * d[j] * f.fT;
-            b[2] += f.fT * d[j] * f.fN;
-            b[3] += f.fT * d[j] * f.fT;
+            if (f.t < 0) continue;
+            b[f.lt] += f.gN * d[j] * f.fT;
+            b[f.lt * f.stride] += f.fT * d[j] * f.fN;
+            b[f.lt * f.stride + f.lt] += f.fT * d[j] * f.fT;
         }
         m_lu.factorize(m_pattern.assemble(blocks));
         return m_lu.info() == Eigen::Success;
@@ -212,7 +225,7 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         kappa += alpha * dk;
     }
 
-    const Eigen::VectorXd r = bestX * (V / wbar);
+    const Eigen::VectorXd r = bestX.cwiseProduct(unit) * (V / wbar);
     for (int i = 0; i < m; ++i)
         rOut[rowsUsed[static_cast<size_t>(i)]] = r[i];
     result.relative = best;

@@ -14,8 +14,12 @@
 // without it a separating contact's κ₊ + κ₋ = u_n / ν grows as 1/ν and spoils the
 // Newton system's conditioning. It changes no solution: u_n ≥ ν|u_t| at r = 0 either way.
 //
+// A rolling row (rolling resistance, the moment about the plane's normal) adds the facets
+// ±m − L r_n ≤ 0 with the flow u_n = (ν/μ) L (κ₊ + κ₋): the sliding's share of the associated
+// opening.
+//
 // The Newton system, reduced to the contacts' unknowns (Eq. 55–57 with the bodies eliminated
-// by W), is W + G S⁻¹ K Fᵀ: W plus a 2 × 2 block per contact, unsymmetric where ν < μ, so it is
+// by W), is W + G S⁻¹ K Fᵀ: W plus a block per contact, unsymmetric where ν < μ, so it is
 // factored by UMFPACK's sparse LU, its analysis kept while the contacts' structure stays the same.
 // The paper finds, and so do we, that the iteration can stall for ν < μ (Sec. 4.5); the best
 // iterate is then the answer, and its residual says how far it is.
@@ -45,9 +49,9 @@ struct LcpOptions {
 
 class LcpInteriorPoint {
   public:
-    /// Solves `p`, whose contacts have one row (frictionless) or two (the plane), from a cold
-    /// start; r is the answer. A contact of three rows is a programming error: the result is
-    /// then unconverged and r zero.
+    /// Solves `p`, whose contacts have one row (frictionless) or two (the plane) and at most one
+    /// rolling row, from a cold start; r is the answer. A contact of three rows is a
+    /// programming error: the result is then unconverged and r zero.
     InteriorPointResult solve(const LocalProblem& p, Eigen::VectorXd& r, const LcpOptions& options);
 
   private:

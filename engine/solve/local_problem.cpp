@@ -11,6 +11,7 @@ namespace ndem {
 std::string LocalProblem::check() const {
     const size_t n = dim.size();
     if (offset.size() != n || mu.size() != n) return "per-contact arrays of different lengths";
+    if (!rolling.empty()) return "rolling rows are not part of a friction-contact problem";
     if (W.rows() != rows() || W.cols() != rows()) return "W is not rows × rows";
     int next = 0;
     for (size_t c = 0; c < n; ++c) {

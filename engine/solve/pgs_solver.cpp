@@ -520,7 +520,8 @@ PgsSolver& PgsSolver::operator=(PgsSolver&&) noexcept = default;
 PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
                                         std::span<SolverBody> bodies, const PgsOptions& options) {
     std::vector<double> lambda;
-    return solveProblem(ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension}),
+    return solveProblem(ContactProblem::fromRows(rows, bodies,
+                                                 ProblemForm{options.dimension, false, true}),
                         rows, bodies, options, lambda);
 }
 
@@ -579,11 +580,7 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
         m_layout = PgsLayout{};
         return PgsResult{};
     }
-    // The interior-point method has no rolling rows: World::applySettings refuses it where a
-    // material rolls, and a solve handed such rows anyway takes the PGS.
-    if (options.method == SolverMethod::InteriorPoint &&
-        std::none_of(rows.begin(), rows.end(),
-                     [](const SolverContact& r) { return (r.flags & kHasRolling) != 0; }))
+    if (options.method == SolverMethod::InteriorPoint)
         return solveInteriorPoint(rows, bodies, options);
     const PgsKernel& kernel = pgsKernel(options.simd);
     m_float = options.precision == SolverPrecision::Float && options.method == SolverMethod::Pgs &&

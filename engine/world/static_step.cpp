@@ -80,7 +80,7 @@ void World::restForStaticStep() {
 PgsResult World::solveStatic(const StepContext& ctx) {
     const double h = m_settings.timeStep;
     ContactProblem problem =
-        ContactProblem::fromRows(m_rows, m_bodies, ProblemForm{m_settings.dimension});
+        ContactProblem::fromRows(m_rows, m_bodies, ProblemForm{m_settings.dimension, false, true});
 
     // The servo walls, each one unknown. Their mass, like the grains', only regularises: the
     // grains' total (a platen as heavy as the sample), scaled with theirs.

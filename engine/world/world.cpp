@@ -65,18 +65,6 @@ Expected<World> World::create(const Scene& scene) {
     return w;
 }
 
-std::optional<Error> solverTakesMaterials(SolverMethod method, const MaterialTable& table) {
-    if (method != SolverMethod::InteriorPoint) return std::nullopt;
-    const auto count = static_cast<MaterialId>(table.materials().size());
-    for (MaterialId a = 0; a < count; ++a)
-        for (MaterialId b = 0; b < count; ++b)
-            if (table.pair(a, b).rollingResistance > 0.0)
-                return Error{"settings.solver.method: interior-point does not take rolling "
-                             "resistance yet (materials " + table.materials()[a].name + " and " +
-                             table.materials()[b].name + " have rollingResistance > 0)"};
-    return std::nullopt;
-}
-
 std::optional<Error> World::setMaterials(const std::vector<Material>& materials) {
     const std::vector<Material>& old = m_materials.materials();
     if (materials.size() != old.size())
@@ -93,7 +81,6 @@ std::optional<Error> World::setMaterials(const std::vector<Material>& materials)
     std::string error;
     if (!table.build(materials, m_contactOverrides, &error, m_settings.frictionScale))
         return Error{"contactMaterials: " + error};
-    if (auto e = solverTakesMaterials(m_settings.method, table)) return e;
     m_materials = std::move(table);
     return std::nullopt;
 }
@@ -134,7 +121,6 @@ std::optional<Error> World::applySettings(const StepSettings& s) {
     if (s.dimension != m_settings.dimension)
         return Error{"settings.dimension: fixed for a run (it sets the grains' masses); change it "
                      "in the scene and reset"};
-    if (auto e = solverTakesMaterials(s.method, m_materials)) return e;
     if (s.mode == StepMode::Smooth) {
         std::vector<MaterialId> wallMaterials;
         for (const Wall& w : m_walls)

@@ -56,10 +56,6 @@ struct StepProblem {
     PgsOptions options;  ///< no residual history
 };
 
-/// Whether `method` solves every pair of `table` (the interior-point method: the friction cones
-/// only, no rolling rows yet); else the error naming the materials.
-std::optional<Error> solverTakesMaterials(SolverMethod method, const MaterialTable& table);
-
 /// Owns bodies, geometry, materials and contacts, and advances them one step at a time.
 /// Threading contract: not thread-safe; one thread calls step() and everything else, and
 /// nobody reads the world while step() runs (the app copies snapshots between steps).

@@ -323,15 +323,5 @@ TEST(InteriorPoint, MeetsTheConeConditionsOnAFrictionalBed) {
     }
 }
 
-TEST(InteriorPoint, RollingResistanceIsAClearError) {
-    Scene scene = scenes::bed(50, 0.01, scenes::servinGrain(), StepSettings{}, 1);
-    scene.materials[0].rollingResistance = 0.1;
-    scene.settings.method = SolverMethod::InteriorPoint;
-    const auto world = World::create(scene);
-    ASSERT_FALSE(world.ok());
-    EXPECT_NE(world.error().message.find("interior-point does not take rolling"), std::string::npos)
-        << world.error().message;
-}
-
 }  // namespace
 }  // namespace ndem

@@ -62,10 +62,9 @@ TEST(SettingsPhases, APhaseThatClashesWithAChangeSinceIsRefusedWithAWarning) {
 TEST(SettingsPhases, APhaseTheWorldCannotTakeIsRefusedWhenItIsBuilt) {
     SettingsPhase phase;
     phase.at = 0.5;
-    phase.keys = {"solver.method"};
-    phase.settings.method = SolverMethod::InteriorPoint;
+    phase.keys = {"theta"};
+    phase.settings.theta = 0.8;  // the θ-method takes mode nonsmooth, the column semi-smooth
     Scene scene = columnWithPhase(phase);
-    scene.materials[0].rollingResistance = 0.1;  // the interior point takes no rolling rows
     auto world = World::create(scene);
     ASSERT_FALSE(world.ok());
     EXPECT_NE(world.error().message.find("phases (at 0.5"), std::string::npos)
