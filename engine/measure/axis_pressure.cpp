@@ -1,6 +1,8 @@
 // The Janssen profile along the centre axis of a silo (servin-2014 Sec. 5.1, Fig. 4): the
 // Love–Weber contact stress in slices of a central column, against depth. Where wallPressure
-// sees the horizontal stress at the wall, this sees the stress inside the material.
+// sees the horizontal stress at the wall, this sees the stress inside the material. In the
+// plane the column is a strip about the middle line of a bin (SiloFrame), its stresses per
+// metre of thickness, the pressure the mean of σ_xx and σ_zz.
 #include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
 #include "measure/measurement_state.hpp"
@@ -17,9 +19,9 @@ namespace {
 
 class AxisPressureMeasurement final : public Measurement {
 public:
-    AxisPressureMeasurement(int wall, std::string wallName, double radius, double slice,
+    AxisPressureMeasurement(SiloWalls silo, std::string wallName, double radius, double slice,
                             SampleWindow window)
-        : m_wall(wall),
+        : m_silo(silo),
           m_name(std::move(wallName)),
           m_radius(radius),
           m_slice(slice),
@@ -30,8 +32,9 @@ public:
     void sample(const World& world, const StepStats& stats) override {
         const double h = world.settings().timeStep;
         if (!m_window.takes(stats, h)) return;
-        const Wall& wall = world.walls()[m_wall];
         const ParticleStore& p = world.particles();
+        const bool plane = world.settings().dimension == 2;
+        const SiloFrame silo = siloFrame(m_silo, world.walls(), p, world.gravity(), plane);
         // Defaults follow the grains, which an emitter may bring only later.
         const double d = meanDiameter(p);
         if (m_radius <= 0.0) m_radius = 1.5 * d;
@@ -39,17 +42,21 @@ public:
         if (m_radius <= 0.0 || m_slice <= 0.0) return;
         if (m_stress.empty())
             m_stress.assign(
-                std::max<size_t>(1, static_cast<size_t>(std::ceil(wall.height / m_slice))),
+                plane ? 1
+                      : std::max<size_t>(1, static_cast<size_t>(std::ceil(silo.height / m_slice))),
                 Mat3::Zero());
 
         // Love–Weber: each contact whose point lies in the column adds f ⊗ l to the slice
         // holding that point (contact-point binning). Both vectors go to the wall's frame so
         // that zz is along the axis.
         const ContactSet& c = world.contacts();
-        const Quat toLocal = wall.orientation.conjugate();
+        const Quat toLocal = silo.orientation.conjugate();
         for (size_t k = 0; k < c.size(); ++k) {
-            const Vec3 point = wall.toLocal(contactPoint(c, k, p));
+            const Vec3 point = silo.toLocal(contactPoint(c, k, p));
             if (std::hypot(point.x(), point.y()) > m_radius) continue;
+            // The plane's bin has no top: its slices go as high as the contacts.
+            if (plane && point.z() >= m_slice * m_stress.size() && point.z() < 1e5 * m_slice)
+                m_stress.resize(static_cast<size_t>(point.z() / m_slice) + 1, Mat3::Zero());
             // A floor at the base has its contact points δ/2 below it; they carry the whole
             // column and belong to the lowest slice (p0 of Fig. 4), not outside it.
             if (point.z() < -m_slice || point.z() >= m_slice * m_stress.size()) continue;
@@ -58,7 +65,7 @@ public:
                 (toLocal * contactForceOnB(c, k, h)) * (toLocal * contactBranch(c, k)).transpose();
         }
 
-        m_fill.add(p, wall, world.gravity().norm());
+        m_fill.add(p, silo, world.gravity().norm());
     }
 
     MeasurementResult result() const override {
@@ -74,13 +81,17 @@ public:
         const double fillHeight = m_fill.height();
         const double bulkDensity = m_fill.bulkDensity();
         const double gravity = m_fill.gravity();
-        const double volume = std::numbers::pi * m_radius * m_radius * m_slice;
+        // The column's slice: a disc, or in the plane a strip 2ρ wide and 1 m thick.
+        const bool plane = m_silo.across >= 0;
+        const double volume =
+            (plane ? 2.0 * m_radius : std::numbers::pi * m_radius * m_radius) * m_slice;
         Table& profile = r.tables["profile"];
         double maxPressure = 0.0;
         for (size_t k = 0; k < m_stress.size() && k * m_slice < fillHeight; ++k) {
             const double z = (k + 0.5) * m_slice;
             const Mat3 stress = m_stress[k] / (n * volume);  // compression positive
-            const double pressure = stress.trace() / 3.0;
+            const double pressure =
+                plane ? 0.5 * (stress(0, 0) + stress(2, 2)) : stress.trace() / 3.0;
             maxPressure = std::max(maxPressure, pressure);
             profile["z"].push_back(z);
             profile["depth"].push_back(fillHeight - z);
@@ -129,7 +140,7 @@ public:
     }
 
 private:
-    int m_wall;
+    SiloWalls m_silo;  ///< across ≥ 0: a bin in the plane
     std::string m_name;
     double m_radius, m_slice;  ///< (m); 0 until the first sample fixes the default
     SampleWindow m_window;
@@ -144,7 +155,10 @@ extern const MeasurementFactory kAxisPressureMeasurement{
     "table profile (z, depth, pressure, sigmaZZ, hydrostatic; Pa, compression positive) of the "
     "Love-Weber contact stress in slices of a central column of a cylinder; pressureAtBottom p0 "
     "(servin-2014 Fig. 4), maxPressure",
-    {{"wall", MeasurementParameter::Word, "name of the cylinder wall giving the axis"},
+    {{"wall", MeasurementParameter::Word,
+      "name of the cylinder wall giving the axis; in 2D a side wall of the bin (a plane)"},
+     {"across", MeasurementParameter::Word,
+      "2D only: the bin's other side wall, parallel and facing `wall`"},
      {"radius", MeasurementParameter::Number,
       "radius of the central column (m, default 1.5 mean diameters)"},
      {"slice", MeasurementParameter::Number, "slice height (m, default 1 mean diameter)"},
@@ -152,12 +166,13 @@ extern const MeasurementFactory kAxisPressureMeasurement{
      kWindowUntil,
      kWindowEvery},
     [](const MeasurementRequest& r, const World& w) -> Expected<std::unique_ptr<Measurement>> {
-        auto wall = findCylinderWall(w.walls(), r.word("wall", ""), "axisPressure");
-        if (!wall) return wall.error();
+        auto silo = findSiloWalls(w.walls(), w.settings().dimension == 2, r.word("wall", ""),
+                                  r.word("across", ""), w.gravity(), "axisPressure");
+        if (!silo) return silo.error();
         if (r.number("radius", 1.0) <= 0.0 || r.number("slice", 1.0) <= 0.0)
             return Error{"measurement 'axisPressure': radius and slice must be > 0 (m)"};
         return std::unique_ptr<Measurement>(
-            new AxisPressureMeasurement(*wall, r.word("wall", ""), r.number("radius", 0.0),
+            new AxisPressureMeasurement(*silo, r.word("wall", ""), r.number("radius", 0.0),
                                         r.number("slice", 0.0), SampleWindow::fromRequest(r)));
     }};
 

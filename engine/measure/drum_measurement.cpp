@@ -53,6 +53,9 @@ public:
         // Particles inside the cylinder, the plug zone among them (Eq. 14's v_r), their centre
         // of mass and volume.
         const ParticleStore& p = world.particles();
+        // In the plane the drum is a circle: every disk lies in its section, and the fill is
+        // the disks' area over the circle's.
+        const bool plane = world.settings().dimension == 2;
         m_inside.clear();
         int plug = 0;
         double mass = 0.0, volume = 0.0, diameter = 0.0;
@@ -61,14 +64,16 @@ public:
             if (p.invMass[i] == 0.0) continue;
             const Vec3 r = p.position[i] - centre;
             const double along = r.dot(axis);
-            if (std::abs(along) > 0.5 * drum.height || (r - along * axis).norm() >= radius)
+            if ((!plane && std::abs(along) > 0.5 * drum.height) ||
+                (r - along * axis).norm() >= radius)
                 continue;
             m_inside.push_back(static_cast<Index>(i));
             const double relative = (p.velocity[i] - omega.cross(r)).norm() / wallSpeed;
             if (relative <= m_threshold) ++plug;
             mass += p.mass[i];
             moment += p.mass[i] * p.position[i];
-            volume += 4.0 / 3.0 * std::numbers::pi * std::pow(p.radius[i], 3);
+            volume += plane ? std::numbers::pi * p.radius[i] * p.radius[i]
+                            : 4.0 / 3.0 * std::numbers::pi * std::pow(p.radius[i], 3);
             diameter += 2.0 * p.radius[i];
         }
         if (m_inside.empty()) return;
@@ -100,7 +105,7 @@ public:
         m_series["t"].push_back(stats.time);
         m_series["plugFraction"].push_back(plugFraction);
         m_series["dynamicAngle"].push_back(angle * kDegrees);
-        m_fill.push_back(volume / (std::numbers::pi * radius * radius * drum.height));
+        m_fill.push_back(volume / (std::numbers::pi * radius * radius * (plane ? 1.0 : drum.height)));
         // Fr = DΩ²/2g (wang-servin-berglund Sec. 4.3) with the full gravity, not a ramp's value.
         m_froude = 2.0 * radius * spin * spin / (2.0 * world.settings().gravity.norm());
     }
@@ -160,7 +165,7 @@ private:
     SampleWindow m_window;
     std::vector<double> m_velocity, m_rigid;  ///< sums of v/(RΩ) per z' bin over samples
     std::vector<long> m_count;                ///< particle-samples per z' bin
-    std::vector<double> m_fill;               ///< particle volume / drum volume per sample
+    std::vector<double> m_fill;  ///< particle volume / drum volume per sample (areas in the plane)
     double m_froude = 0.0;
     std::vector<Index> m_inside;  ///< reused between samples
     Table m_series;               ///< t, plugFraction, dynamicAngle per sample

@@ -87,6 +87,33 @@ TEST(DrumMeasurement, RigidCoRotationIsAllPlugAndTheCentreOfMassGivesTheTilt) {
     }
 }
 
+TEST(DrumMeasurement, InThePlaneTheFillIsTheDisksAreaOverTheCircles) {
+    // The same fill as disks at y = 0 in a drum that is a circle in the x–z plane (a 2D scene
+    // has no end caps): the drum is as long as it likes, the fill is an area fraction.
+    Scene full = tiltedFill(30.0);
+    Scene scene;
+    scene.materials = full.materials;
+    scene.settings.dimension = 2;
+    scene.settings.contactLaw = ContactLaw::Linear;
+    scene.walls = {full.walls[0]};
+    scene.walls[0].height = 3.0;
+    scene.walls[0].position.y() = -1.0;
+    for (const ParticleSpec& p : full.particles)
+        if (std::abs(p.position.y() - (-0.025 + 0.5 * kDiameter)) < 1e-12) {
+            ParticleSpec q = p;
+            q.position.y() = 0.0;
+            scene.particles.push_back(q);
+        }
+    ASSERT_GT(scene.particles.size(), 500u);
+    World world = test::makeWorld(scene);
+    const MeasurementResult r = measureOnce(world, {});
+    EXPECT_DOUBLE_EQ(r.scalars.at("plugFraction"), 1.0);
+    EXPECT_NEAR(r.scalars.at("dynamicAngle"), 30.0, 1.0);
+    const double n = static_cast<double>(world.particles().size());
+    EXPECT_NEAR(r.scalars.at("fillFraction"),
+                n * std::pow(0.5 * kDiameter, 2) / (kRadius * kRadius), 1e-12);
+}
+
 TEST(DrumMeasurement, PlugFractionCountsOnlyTheCoRotatingParticles) {
     // The layer above z' = −0.33 slides down the slope at 2 RΩ: v_r ≥ 2 − |r|/R ≥ 1 there.
     const double tilt = 30.0 * std::numbers::pi / 180.0;
