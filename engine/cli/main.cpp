@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -9,7 +10,8 @@ namespace ndem::cli {
 
 const char* const kExitCodes =
     R"(exit codes: 0 success, 1 failure while running, 2 bad input, 3 the run diverged (a value
-  of the state went NaN or infinite; the error names the step, the particle and the quantity).
+  of the state went NaN or infinite, or grains were thrown into each other, more contacts than
+  any packing has; the error names the step, the particle and the quantity).
 warnings (once per kind, on stderr and in the report's "warnings"): an overlap beyond
   guards.overlap, energy growing with nothing to supply it, a grain that left the walls.
 )";
@@ -51,7 +53,17 @@ int main(int argc, char** argv) {
         std::printf("ndem %s (%s build)\n", NDEM_VERSION, NDEM_BUILD_TYPE);
         return 0;
     }
-    for (const Command& c : commands)
-        if (c.app->parsed()) return c.run();
+    // A run whose state goes wrong without going NaN (grains thrown metres in a step, each
+    // then a candidate contact of every other) can ask for more memory than there is: one
+    // clear error and exit 1, its last checkpoint (written whole) left as it was.
+    try {
+        for (const Command& c : commands)
+            if (c.app->parsed()) return c.run();
+    } catch (const std::bad_alloc&) {
+        std::fputs("ndem: error: out of memory (a run whose grains were thrown far in a step "
+                   "finds contacts between all of them: see the warnings above)\n",
+                   stderr);
+        return 1;
+    }
     return badInput("no command given (try `ndem help`)");
 }

@@ -174,10 +174,11 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
         std::printf("  warnings      %s (see stderr%s)\n", kinds.c_str(),
                     o.report.empty() ? "" : " and the report");
     }
-    if (world.divergence())
-        std::printf("  diverged      at step %lld: particle %u, %s not finite\n",
-                    static_cast<long long>(world.divergence()->step), world.divergence()->particle,
-                    world.divergence()->quantity.c_str());
+    if (const auto& d = world.divergence())
+        std::printf("  diverged      at step %lld: particle %u, %s\n", static_cast<long long>(d->step),
+                    d->particle,
+                    d->quantity == "contacts" ? "in a pile of grains thrown into each other"
+                                              : (d->quantity + " not finite").c_str());
     if (!o.checkpoint.empty()) std::printf("  checkpoint    %s\n", o.checkpoint.c_str());
     if (!o.report.empty()) std::printf("  report        %s\n", o.report.c_str());
     if (!o.csvDir.empty()) std::printf("  CSV           %s/\n", o.csvDir.c_str());

@@ -272,6 +272,39 @@ void StateGuard::checkFinite(const World& world, const StepStats& stats, const G
            vec(p.velocity[fastest]) + " m/s, whose kinetic energy overflows");
 }
 
+bool StateGuard::crowded(const World& world, std::int64_t step, double time, size_t touching,
+                         size_t speculative) {
+    const ParticleStore& p = world.particles();
+    size_t grains = 0;
+    for (size_t i = 0; i < p.size(); ++i)
+        if (p.invMass[i] > 0.0) ++grains;
+    const bool piled = touching > 1000 && touching > 20 * grains;
+    const bool thrown = touching + speculative > 10000 && touching + speculative > 250 * grains;
+    if (m_divergence || !(piled || thrown)) return false;
+    // The grain in the most contacts names the place.
+    const ContactSet& c = world.contacts();
+    std::vector<std::uint32_t> count(p.size(), 0);
+    for (size_t k = 0; k < c.size(); ++k) {
+        ++count[static_cast<size_t>(c.bodyA[k])];
+        if (!(c.flags[k] & kWallContact)) ++count[static_cast<size_t>(c.bodyB[k])];
+    }
+    const size_t worst =
+        static_cast<size_t>(std::max_element(count.begin(), count.end()) - count.begin());
+    std::ostringstream m;
+    m << "the run diverged at step " << step << " (t = " << time << " s): ";
+    if (piled)
+        m << touching << " touching contacts among " << grains << " grains, a mean coordination of "
+          << 2 * touching / std::max<size_t>(1, grains) << " where a packing has at most about 14";
+    else
+        m << touching + speculative << " contacts among " << grains << " grains ("
+          << speculative << " not touching: pairs the last step's speeds bring within reach)";
+    m << "; particle " << p.id[worst] << " is in " << count[worst]
+      << " of them (the last step threw grains about: lower settings.timeStep, or check that "
+         "the solver converged)";
+    m_divergence = Divergence{step, time, p.id[worst], "contacts", m.str()};
+    return true;
+}
+
 void StateGuard::report(const StepStats& stats, std::uint32_t particle, const char* quantity,
                         const std::string& value) {
     std::ostringstream m;

@@ -61,6 +61,14 @@ class StateGuard {
 
     const std::optional<Divergence>& divergence() const { return m_divergence; }
     const std::vector<RunWarning>& warnings() const { return m_warnings; }
+    /// Grains piled into each other, found at detection: more touching contacts than any packing
+    /// has (a mean coordination above 40), or so many pairs within the speculative reach (250
+    /// a grain) that the grains must have been thrown metres in a step. The state came from a
+    /// step that went wrong without going NaN (a solve far from converged); solving these
+    /// contacts would take a Delassus operator over all of them, gigabytes. The run stops as
+    /// on a NaN.
+    bool crowded(const World& world, std::int64_t step, double time, size_t touching,
+                 size_t speculative);
     /// A warning from elsewhere in the step (a settings phase the world could not take), given
     /// with the guard's own so that the CLI and the app show it.
     void note(std::int64_t step, double time, const char* kind, std::string message) {

@@ -55,6 +55,12 @@ StepStats World::step() {
         prepareStep(ctx);
         detectContacts(ctx);
     });
+    // Grains piled into each other, or thrown so fast that every pair is in reach: the run
+    // stops here, its state the last step's.
+    if (m_guard.crowded(*this, m_stepCount + 1, m_time + m_settings.timeStep,
+                        static_cast<size_t>(ctx.stats.contacts),
+                        static_cast<size_t>(ctx.stats.speculativeContacts)))
+        return ctx.stats;
     if (m_settings.mode == StepMode::Smooth) {
         timed(seconds.solve, [&] { smoothForces(ctx); });
         timed(seconds.integrate, [&] { integrateSmooth(ctx); });

@@ -64,6 +64,44 @@ TEST(StateGuard, AnOverflowingKineticEnergyIsADivergence) {
     EXPECT_EQ(world.divergence()->step, 1);
 }
 
+TEST(StateGuard, GrainsThrownIntoEachOtherStopTheRunBeforeTheSolve) {
+    // A step that went wrong without a NaN (a solve far from converged) can leave grains piled
+    // into each other: every pair a contact. The run stops at detection, its state the last
+    // step's, rather than building a Delassus operator over all of them.
+    World world = test::makeWorld(grainsOnAFloor(300));
+    test::runUntil(world, 0.05);
+    ASSERT_FALSE(world.divergence());
+    ParticleStore& p = world.particles();
+    for (size_t i = 0; i < 150; ++i)
+        p.position[i] = p.position[0] + Vec3(1e-4 * (i % 7), 1e-4 * (i % 5), 1e-4 * (i % 3));
+    const std::vector<Vec3> before = p.position;
+    world.step();
+    ASSERT_TRUE(world.divergence());
+    const Divergence& d = *world.divergence();
+    EXPECT_EQ(d.quantity, "contacts");
+    EXPECT_NE(d.message.find("touching contacts among 300 grains"), std::string::npos) << d.message;
+    EXPECT_LT(p.indexOfId()[d.particle], 150u);
+    EXPECT_EQ(p.position, before);
+    // An ordinary packing, however dense, is far below the bound.
+    World bed = test::makeWorld(grainsOnAFloor(300));
+    test::runUntil(bed, 1.0);
+    EXPECT_FALSE(bed.divergence());
+}
+
+TEST(StateGuard, GrainsThrownMetresInAStepStopTheRunBeforeTheSolve) {
+    // Speeds a bad step left behind bring every pair within the speculative reach.
+    World world = test::makeWorld(grainsOnAFloor(600));
+    test::runUntil(world, 0.02);
+    ParticleStore& p = world.particles();
+    for (size_t i = 0; i < p.size(); ++i)
+        p.velocity[i] = 1000.0 * Vec3(std::cos(0.1 * i), std::sin(0.1 * i), 0.3).normalized();
+    world.step();
+    ASSERT_TRUE(world.divergence());
+    EXPECT_EQ(world.divergence()->quantity, "contacts");
+    EXPECT_NE(world.divergence()->message.find("not touching"), std::string::npos)
+        << world.divergence()->message;
+}
+
 TEST(StateGuard, AStepTooLargeForTheStiffnessWarnsOnceOfOverlapAndEscape) {
     // The example: h = 1 s and E = 10¹² Pa pour the bed through its floor.
     Scene scene = grainsOnAFloor(200);
