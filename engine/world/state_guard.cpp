@@ -274,6 +274,7 @@ void StateGuard::checkFinite(const World& world, const StepStats& stats, const G
 
 bool StateGuard::crowded(const World& world, std::int64_t step, double time, size_t touching,
                          size_t speculative) {
+    if (touching <= 1000 && touching + speculative <= 10000) return false;
     const ParticleStore& p = world.particles();
     size_t grains = 0;
     for (size_t i = 0; i < p.size(); ++i)
