@@ -143,16 +143,7 @@ const SettledBed& settledBed() {
         s.iterations = 100;
         s.warmStart = true;
         Scene scene = scenes::bed(1000, kDiameter, scenes::servinGrain(), s);
-        Material smooth = scene.materials[0];
-        smooth.name = "smooth";
-        scene.materials.push_back(smooth);
-        ContactMaterialOverride pair;
-        pair.first = scene.materials[0].name;
-        pair.second = "smooth";
-        pair.friction = 0.0;
-        scene.contactMaterials.push_back(pair);
-        for (Wall& w : scene.walls)
-            if (w.name != "floor") w.material = 1;
+        test::smoothWallsBut(scene, "floor");
         World world = test::makeWorld(scene);
 
         SettledBed out;

@@ -33,16 +33,7 @@ Scene binScene() {
     s.iterations = 200;
     s.warmStart = true;
     Scene scene = scenes::bed2d(400, kD, scenes::servinGrain(), s, 3);
-    Material smooth = scene.materials[0];
-    smooth.name = "smooth";
-    scene.materials.push_back(smooth);
-    ContactMaterialOverride pair;
-    pair.first = scene.materials[0].name;
-    pair.second = "smooth";
-    pair.friction = 0.0;
-    scene.contactMaterials.push_back(pair);
-    for (Wall& w : scene.walls)
-        if (w.name != "floor") w.material = 1;
+    test::smoothWallsBut(scene, "floor");
     return scene;
 }
 
