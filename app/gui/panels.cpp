@@ -110,8 +110,8 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
                 s.settings.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps",
                 s.stats.residual, s.stats.meanOverlap);
     if (s.settings.method == SolverMethod::InteriorPoint)
-        ImGui::Text("Newton residual %.2g (of the free velocity)",
-                    s.stats.newtonResidual);
+        ImGui::Text("Newton residual %.2g (of the free velocity)%s", s.stats.newtonResidual,
+                    s.stats.associatedFallback ? " · stalled: the associated answer" : "");
     ImGui::Separator();
     SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}, &state.itemRects};
     visitSettings(edit, widgets);

@@ -145,6 +145,10 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
                 kSolverMethodNames[static_cast<int>(s.method)],
                 s.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps",
                 rec.iterations.mean(), rec.residual.last, rec.residual.mean());
+    if (rec.associatedFallbacks > 0)
+        std::printf("  sliding rule  non-associated stalled at %ld static steps: they took the"
+                    " associated rule's answer\n",
+                    rec.associatedFallbacks);
     std::printf("  overlap δ/d   final mean %.4g · final max %.4g · max over run %.4g\n",
                 rec.meanOverlap.last, rec.maxOverlap.last, rec.maxOverlap.max);
     std::printf("  kinetic energy final %.4g J · max %.4g J\n", rec.kineticEnergy.last,

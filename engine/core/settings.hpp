@@ -94,6 +94,11 @@ struct StepSettings {
     /// (rigid grains that nothing loads). Smaller is nearer the limit; the solve's accuracy in
     /// velocity is its relative tolerance over ε (the loads' free velocities grow by 1/ε).
     double staticInertia = 1e-4;
+    /// A static step of the non-associated rule whose complementarity problem stalls above this
+    /// relative residual takes the associated rule's answer (0: never). Stalls near 10⁻⁴–10⁻³
+    /// are usual and harmless (krabbenhoft-2012 Sec. 4.5); far above them the impulses' error
+    /// over ε throws grains through their neighbours.
+    double staticFallback = 1e-2;
     SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
     int iterations = 100;              ///< N_it, PGS sweeps per step
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
@@ -261,6 +266,12 @@ void visitSettings(S& s, V&& v) {
                   "in velocity",
                   0.0, 1.0, true},
       s.staticInertia);
+    v(SettingInfo{"solver.staticFallback", "",
+                  "a static step of the non-associated rule whose complementarity problem "
+                  "stalls above this relative residual takes the associated rule's answer and "
+                  "counts it (0 = never)",
+                  0.0},
+      s.staticFallback);
     v(SettingInfo{"solver.order", "",
                   "coloured | sequential: rows by graph colour (SIMD, threads), or one after the "
                   "other in contact order (the papers' PGS; one thread, no SIMD)"},

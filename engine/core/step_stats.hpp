@@ -53,6 +53,9 @@ struct StepStats {
     /// The interior-point method's own residual at its answer, relative to the largest free
     /// velocity (krabbenhoft-2012 Eq. 52, which its Fig. 9 plots); 0 for the PGS methods.
     double newtonResidual = 0.0;
+    /// The non-associated rule stalled far from an answer and the step took the associated
+    /// rule's (PgsResult::associatedFallback).
+    bool associatedFallback = false;
     double kineticEnergy = 0.0;   ///< translational + rotational, dynamic particles (J)
     double meanOverlap = 0.0;     ///< ⟨ε_c⟩ = ⟨δ/d⟩ over touching contacts (–)
     double maxOverlap = 0.0;      ///< max δ/d (–)

@@ -33,10 +33,12 @@ void RunRecorder::record(const StepStats& s) {
     reductionLevel.add(s.reductionLevel);
     aggregates.add(s.aggregates);
     members.add(s.members);
+    associatedFallbacks += s.associatedFallback ? 1 : 0;
     if (s.step % m_every == 0 || s.step == 1)
         m_samples.push_back({s.time, s.kineticEnergy, s.residual, s.meanOverlap, s.maxOverlap,
                              s.seconds.total(), s.contacts, s.iterations, s.impacts,
-                             s.reductionLevel, s.aggregates, s.newtonResidual});
+                             s.reductionLevel, s.aggregates, s.newtonResidual,
+                             s.associatedFallback ? 1 : 0});
 }
 
 namespace {
@@ -77,6 +79,8 @@ void archiveStats(StateArchive& a, const std::string& name, StepStats& s) {
     a.field("maxResidual", s.maxResidual);
     a.field("normalResidual", s.normalResidual);
     if (!a.loading() || a.has("newtonResidual")) a.field("newtonResidual", s.newtonResidual);
+    if (!a.loading() || a.has("associatedFallback"))
+        a.field("associatedFallback", s.associatedFallback);
     a.field("kineticEnergy", s.kineticEnergy);
     a.field("meanOverlap", s.meanOverlap);
     a.field("maxOverlap", s.maxOverlap);
@@ -102,6 +106,8 @@ void RunRecorder::archive(StateArchive& a) {
                               {"reductionLevel", &reductionLevel}, {"aggregates", &aggregates},
                               {"members", &members}})
         archiveStat(a, name, *stat);
+    if (!a.loading() || a.has("associatedFallbacks"))
+        a.field("associatedFallbacks", associatedFallbacks);
     // The samples as one array per field.
     const auto scope = a.scope("samples");
     auto column = [&](const char* name, auto member) {
@@ -134,6 +140,8 @@ void RunRecorder::archive(StateArchive& a) {
     column("aggregates", &Sample::aggregates);
     if (!a.loading() || a.has("newtonResidual"))  // states from before it: zeros
         column("newtonResidual", &Sample::newtonResidual);
+    if (!a.loading() || a.has("associatedFallback"))
+        column("associatedFallback", &Sample::associatedFallback);
 }
 
 namespace {
@@ -211,6 +219,7 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
                          {"reductionLevel", statJson(rec.reductionLevel)},
                          {"aggregates", statJson(rec.aggregates)},
                          {"members", statJson(rec.members)},
+                         {"associatedFallbacks", rec.associatedFallbacks},
                          {"phaseSeconds",
                           {{"collide", p.collide},
                            {"impact", p.impact},
@@ -241,6 +250,7 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
         series["reductionLevel"].push_back(s.reductionLevel);
         series["aggregates"].push_back(s.aggregates);
         series["newtonResidual"].push_back(s.newtonResidual);
+        series["associatedFallback"].push_back(s.associatedFallback);
     }
     report["series"] = series;
     Json measurements = Json::array();

@@ -42,6 +42,7 @@ public:
     const StepStats& last() const { return m_last; }
     RunningStat contacts, iterations, residual, kineticEnergy, meanOverlap, maxOverlap, impacts;
     RunningStat reductionLevel, aggregates, members;  ///< model reduction
+    long associatedFallbacks = 0;  ///< steps with StepStats::associatedFallback
 
     struct Sample {
         double time, kineticEnergy, residual, meanOverlap, maxOverlap, stepSeconds;
@@ -49,6 +50,7 @@ public:
         double reductionLevel;
         int aggregates;
         double newtonResidual;  ///< StepStats::newtonResidual
+        int associatedFallback;  ///< StepStats::associatedFallback
     };
     const std::vector<Sample>& samples() const { return m_samples; }
     long sampleEvery() const { return m_every; }

@@ -537,26 +537,36 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
         for (int c = 0; c < problem.contacts(); ++c)
             nu.push_back(std::min(options.dilation * problem.scale[static_cast<size_t>(c)],
                                   problem.mu[static_cast<size_t>(c)]));
-    InteriorPointResult r;
-    if (!associated && options.dimension == 2) {
-        if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
-        LcpOptions o;
-        o.maxIterations = options.iterations;
-        o.tolerance = options.tolerance;
-        o.residualHistory = options.residualHistory;
-        o.dilation = std::move(nu);
-        o.threads = options.threads;
-        r = m_lcp->solve(local, lambda, o);
-    } else {
+    auto conic = [&](bool rule) {
         if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
         InteriorPointOptions o;
         o.maxIterations = options.iterations;
         o.tolerance = options.tolerance;
         o.residualHistory = options.residualHistory;
         o.threads = options.threads;
-        o.associated = associated;
-        o.dilation = std::move(nu);
-        r = m_interiorPoint->solve(local, lambda, o);
+        o.associated = rule;
+        if (!rule) o.dilation = nu;
+        return m_interiorPoint->solve(local, lambda, o);
+    };
+    InteriorPointResult r;
+    bool fallback = false;
+    if (!associated && options.dimension == 2) {
+        if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
+        LcpOptions o;
+        o.maxIterations = options.iterations;
+        o.tolerance = options.tolerance;
+        o.residualHistory = options.residualHistory;
+        o.dilation = nu;
+        o.threads = options.threads;
+        r = m_lcp->solve(local, lambda, o);
+        // A stall far from any answer would throw the grains about (docs/physics-notes.md):
+        // the step takes the associated rule's answer, which always exists, and says so.
+        if (options.ruleFallback > 0.0 && !(r.relative <= options.ruleFallback)) {
+            r = conic(true);
+            fallback = true;
+        }
+    } else {
+        r = conic(associated);
     }
     problem.store(lambda, rows, bodies);
     multipliers.assign(lambda.data(), lambda.data() + lambda.size());
@@ -570,6 +580,7 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
     result.maxResidual = residual.max;
     result.normalResidual = residual.normal;
     result.newtonResidual = r.relative;
+    result.associatedFallback = fallback;
     return result;
 }
 

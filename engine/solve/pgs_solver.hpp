@@ -43,6 +43,10 @@ struct PgsOptions {
     /// The interior-point method's sliding rule and dilation ν (krabbenhoft-2012 Sec. 4.1).
     SlidingRule slidingRule = SlidingRule::Associated;
     double dilation = 0.0;
+    /// Above this relative residual a stalled non-associated step in the plane takes the
+    /// associated rule's answer (0: never). The static formulation sets it: there an impulse
+    /// error moves a grain 1/staticInertia times faster than in a dynamic step.
+    double ruleFallback = 0.0;
 };
 
 struct PgsResult {
@@ -51,6 +55,10 @@ struct PgsResult {
     double maxResidual = 0.0;  ///< max |Δλ_j| D_j of the last sweep (m/s)
     double normalResidual = 0.0;  ///< mean over normal rows only (m/s)
     double newtonResidual = 0.0;  ///< interior point: its relative residual (StepStats)
+    /// The non-associated rule's complementarity problem stalled above
+    /// PgsOptions::ruleFallback: the answer is the associated rule's
+    /// (StepStats::associatedFallback).
+    bool associatedFallback = false;
 };
 
 /// How a solve split its rows: graph colours of SIMD blocks, and the general rows.

@@ -39,7 +39,11 @@ void World::scheduleStaticServos() {
     // A wall nothing holds has no static answer (it would move without bound), nor has a
     // sample pushed from one side while another is open: until every servo wall touches the
     // grains, those that touch hold still and the others close in at maxSpeed, no further
-    // than the nearest grain; then all of them push with σA.
+    // than the nearest grain; then all of them push with σA. A gap under a thousandth of a
+    // radius counts as touching: a compliant compaction leaves the platens nanometres off the
+    // grains once the contacts become rigid, and the wall's gap rows close that within the
+    // step. Were such a wall to close in as a kinematic one, every wall of a driven sample would
+    // be kinematic and the step would press into rigid grains with no answer.
     m_servoSolved.assign(m_walls.size(), 0);
     std::vector<double> gaps(m_walls.size(), 0.0);
     bool any = false, allTouch = true;
@@ -53,7 +57,7 @@ void World::scheduleStaticServos() {
             for (size_t i = 0; i < m_particles.size(); ++i) {
                 const double r = m_particles.radius[i];
                 gap = std::min(gap, (m_particles.position[i] - w.position).dot(normal) - r);
-                touch = std::min(touch, 1e-6 * r);  // round-off of the closing step
+                touch = std::min(touch, 1e-3 * r);
             }
         }
         gaps[k] = gap <= touch ? 0.0 : gap;
@@ -128,11 +132,10 @@ PgsResult World::solveStatic(const StepContext& ctx) {
     problem.vFree *= grow;
 
     std::vector<double> lambda;
-    const PgsResult r =
-        m_pgs.solveProblem(problem, m_rows, m_bodies,
-                           pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
-                                      m_recordResidual ? &m_residualHistory : nullptr),
-                           lambda);
+    PgsOptions options = pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
+                                    m_recordResidual ? &m_residualHistory : nullptr);
+    options.ruleFallback = m_settings.staticFallback;
+    const PgsResult r = m_pgs.solveProblem(problem, m_rows, m_bodies, options, lambda);
     if (!sliders.empty()) {
         const Eigen::VectorXd v = problem.velocities(Eigen::Map<const Eigen::VectorXd>(
             lambda.data(), static_cast<Eigen::Index>(lambda.size())));

@@ -206,6 +206,7 @@ void World::continuousStage(StepContext& ctx) {
     stats.maxResidual = r.maxResidual;
     stats.normalResidual = r.normalResidual;
     stats.newtonResidual = r.newtonResidual;
+    stats.associatedFallback = r.associatedFallback;
 }
 
 void World::mergeAggregates(StepContext& ctx) {

@@ -2,6 +2,7 @@
 // with the loads, and a servo wall is an unknown whose force is exactly σA (Sec. 5.2).
 #include "test_util.hpp"
 
+#include <cmath>
 #include <numbers>
 
 namespace ndem {
@@ -125,6 +126,97 @@ TEST(StaticFormulation, TwoServoWallsSqueezeARowWhileTheTopHoldsIt) {
     EXPECT_NEAR(push(world.walls()[3]), kSigma * height, 1e-6 * kSigma * height);
     EXPECT_NEAR(world.walls()[2].position.x(), -3.0 * kR, 1e-8);
     EXPECT_NEAR(world.walls()[3].position.x(), 3.0 * kR, 1e-8);
+}
+
+/// Two disks on a floor with a third in their groove, a lid moving down on it at 1 mm/s and a
+/// servo wall beside each bottom disk, `gap` away from it (gravity off; the walls smooth
+/// unless `rough`): the lid can only go down if the servos give way.
+World pyramidUnderALid(double friction, double gap, SlidingRule rule, bool rough = false,
+                       double fallback = 1e-2) {
+    StepSettings s = staticSettings();
+    s.staticFallback = fallback;
+    s.gravity = Vec3::Zero();
+    s.slidingRule = rule;
+    if (rule == SlidingRule::NonAssociated) s.dilation = 0.01;
+    Scene scene = baseScene(s, friction);
+    const double apex = kR + std::sqrt(3.0) * kR;
+    addDisk(scene, Vec3(-kR, 0.0, kR));
+    addDisk(scene, Vec3(kR, 0.0, kR));
+    addDisk(scene, Vec3(0.0, 0.0, apex));
+    scene.walls.push_back(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+    Wall lid = plane("lid", Vec3(0.0, 0.0, apex + kR), -Vec3::UnitZ());
+    lid.linearVelocity = Vec3(0.0, 0.0, -1e-3);
+    scene.walls.push_back(lid);
+    scene.walls.push_back(servo("left", Vec3(-2.0 * kR - gap, 0.0, 0.0), Vec3::UnitX(), 2.0 * kR));
+    scene.walls.push_back(servo("right", Vec3(2.0 * kR + gap, 0.0, 0.0), -Vec3::UnitX(), 2.0 * kR));
+    if (!rough) test::smoothWallsBut(scene, "");
+    return test::makeWorld(scene);
+}
+
+TEST(StaticFormulation, ServoWallsANanometreOffTheGrainsGiveWayToTheLidAtOnce) {
+    // A compliant compaction leaves the platens a few nanometres off the grains once the
+    // contacts become rigid. Such a wall pushes with σA from the first step (its gap row
+    // closes the gap) instead of closing in as a kinematic wall: with every wall kinematic the
+    // lid would press into a rigid pyramid and the step would have no answer.
+    const double sigmaA = kSigma * 2.0 * kR;
+    World world = pyramidUnderALid(0.0, 1e-7, SlidingRule::Associated);
+    const StepStats stats = world.step();
+    EXPECT_LT(stats.newtonResidual, 1e-8);
+    // Frictionless: each groove contact carries 2σA along its 30° line, the lid 2√3 σA.
+    // The walls, as heavy as the grains, keep the static formulation's share 10⁻⁴ of their
+    // inertia: 10⁻⁵ σA to start them moving.
+    EXPECT_NEAR(push(world.walls()[2]), sigmaA, 1e-4 * sigmaA);
+    EXPECT_NEAR(push(world.walls()[3]), sigmaA, 1e-4 * sigmaA);
+    EXPECT_NEAR(push(world.walls()[1]), 2.0 * std::sqrt(3.0) * sigmaA, 1e-3 * sigmaA);
+    // The lid's 10 µm down moves each bottom disk out by √3 times as much (the groove's
+    // contacts keep their length to first order), and its wall with it.
+    const double spread = 1e-5 * std::sqrt(3.0);
+    EXPECT_NEAR(world.walls()[2].position.x(), -2.0 * kR - spread, 1e-3 * spread);
+    EXPECT_NEAR(world.walls()[3].position.x(), 2.0 * kR + spread, 1e-3 * spread);
+}
+
+TEST(StaticFormulation, TheNonAssociatedRuleConvergesWhereTheServosGiveWay) {
+    // The same with friction μ = 0.5 and dilation ν = 0.01 between the grains: the smooth
+    // floor and walls let no torque onto a bottom disk, so the groove contacts carry no
+    // friction and every step is the frictionless one on the step's geometry. The
+    // complementarity problem has that answer and the method finds it.
+    const double sigmaA = kSigma * 2.0 * kR;
+    World world = pyramidUnderALid(0.5, 1e-7, SlidingRule::NonAssociated);
+    double x = kR, z = std::sqrt(3.0) * kR, lid = 0.0;  // the right groove contact's branch
+    for (int k = 0; k < 5; ++k) {
+        const StepStats stats = world.step();
+        EXPECT_LT(stats.newtonResidual, 1e-6) << k;
+        EXPECT_LT(stats.maxOverlap, 1e-6) << k;
+        lid = 2.0 * sigmaA * z / x;
+        x += z / x * 1e-5;
+        z -= 1e-5;
+    }
+    // First order in the steps' 10 µm: the gap rows restore the contacts' second-order
+    // overlap (10⁻⁸ m a step) one step late.
+    EXPECT_NEAR(push(world.walls()[1]), lid, 1e-3 * sigmaA);
+    EXPECT_NEAR(push(world.walls()[3]), sigmaA, 1e-4 * sigmaA);
+    EXPECT_NEAR(world.particles().position[1].x(), x, 1e-2 * (x - kR));
+}
+
+TEST(StaticFormulation, AStalledNonAssociatedStepTakesTheAssociatedAnswerAndCountsIt) {
+    // With rough walls the rules part ways; a fallback threshold below any residual makes
+    // every step take the associated answer, 0 none.
+    World associated = pyramidUnderALid(0.5, 1e-7, SlidingRule::Associated, true);
+    World always = pyramidUnderALid(0.5, 1e-7, SlidingRule::NonAssociated, true, 1e-300);
+    World never = pyramidUnderALid(0.5, 1e-7, SlidingRule::NonAssociated, true, 0.0);
+    double apart = 0.0;
+    for (int k = 0; k < 5; ++k) {
+        associated.step();
+        EXPECT_TRUE(always.step().associatedFallback) << k;
+        EXPECT_FALSE(never.step().associatedFallback) << k;
+        for (int i = 0; i < 3; ++i) {
+            EXPECT_NEAR((always.particles().position[i] - associated.particles().position[i]).norm(),
+                        0.0, 1e-12) << k << " " << i;
+            apart = std::max(apart, (never.particles().position[i] -
+                                     associated.particles().position[i]).norm());
+        }
+    }
+    EXPECT_GT(apart, 1e-7);  // the rules differ here, so the comparison above can fail
 }
 
 TEST(StaticFormulation, AFrictionScaleMultipliesEveryPairAndAPhaseRestoresIt) {
