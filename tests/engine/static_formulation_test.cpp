@@ -210,10 +210,12 @@ TEST(StaticFormulation, AStalledNonAssociatedStepTakesTheAssociatedAnswerAndCoun
         EXPECT_TRUE(always.step().associatedFallback) << k;
         EXPECT_FALSE(never.step().associatedFallback) << k;
         for (int i = 0; i < 3; ++i) {
-            EXPECT_NEAR((always.particles().position[i] - associated.particles().position[i]).norm(),
-                        0.0, 1e-12) << k << " " << i;
-            apart = std::max(apart, (never.particles().position[i] -
-                                     associated.particles().position[i]).norm());
+            EXPECT_NEAR(
+                (always.particles().position[i] - associated.particles().position[i]).norm(), 0.0,
+                1e-12)
+                << k << " " << i;
+            apart = std::max(
+                apart, (never.particles().position[i] - associated.particles().position[i]).norm());
         }
     }
     EXPECT_GT(apart, 1e-7);  // the rules differ here, so the comparison above can fail

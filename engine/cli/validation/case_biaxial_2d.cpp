@@ -15,10 +15,10 @@ namespace {
 constexpr const char* kScene = "assets/scenes/biaxial-2d.json";
 constexpr const char* kLarge = "assets/scenes/biaxial-2d-large.json";
 constexpr double kShearFrom = 15.2;  ///< the scenes' start of the static loading (s)
-constexpr double kPeak = 33.0;      ///< the paper's peak friction angle (degrees)
-constexpr double kResidual = 20.0;  ///< its residual angle (degrees)
-constexpr double kWindow = 3.0;     ///< degrees either side we count as reproduced
-constexpr double kDilation = 0.01;  ///< ν of the non-associated run (the paper's)
+constexpr double kPeak = 33.0;       ///< the paper's peak friction angle (degrees)
+constexpr double kResidual = 20.0;   ///< its residual angle (degrees)
+constexpr double kWindow = 3.0;      ///< degrees either side we count as reproduced
+constexpr double kDilation = 0.01;   ///< ν of the non-associated run (the paper's)
 
 CaseReport run(const Context& ctx) {
     CaseReport report;
@@ -96,13 +96,13 @@ CaseReport run(const Context& ctx) {
     } else {
         const double naPeak = scalar(2, "peakFrictionAngle");
         const double naResidual = scalar(2, "residualFrictionAngle");
-        const bool close = std::abs(naPeak - peak) <= kWindow &&
-                           std::abs(naResidual - residual) <= kWindow;
+        const bool close =
+            std::abs(naPeak - peak) <= kWindow && std::abs(naResidual - residual) <= kWindow;
         report.checks.push_back(
             {"non-associated (ν = 0.01): peak and residual friction angle against the associated",
              "close agreement (Fig. 11)",
-             num(naPeak, 3) + "°, " + num(naResidual, 3) + "° (associated " + num(peak, 3) +
-                 "°, " + num(residual, 3) + "°)",
+             num(naPeak, 3) + "°, " + num(naResidual, 3) + "° (associated " + num(peak, 3) + "°, " +
+                 num(residual, 3) + "°)",
              close ? "reproduced (both within 3°)" : "differs", close});
         int stalled = 0, fellBack = 0, steps = 0;
         double overlap = 0.0;
@@ -139,11 +139,10 @@ CaseReport run(const Context& ctx) {
         const double largePeak = scalar(1, "peakFrictionAngle");
         const double largeResidual = scalar(1, "residualFrictionAngle");
         const bool largeOk = std::abs(largeResidual - kResidual) <= kWindow;
-        report.checks.push_back(
-            {"26 000 disks: peak and residual friction angle, associated", "≈ 33°, ≈ 20°",
-             num(largePeak, 3) + "°, " + num(largeResidual, 3) + "°",
-             largeOk ? "residual reproduced (within 3°)" : "differs",
-             largeOk});
+        report.checks.push_back({"26 000 disks: peak and residual friction angle, associated",
+                                 "≈ 33°, ≈ 20°",
+                                 num(largePeak, 3) + "°, " + num(largeResidual, 3) + "°",
+                                 largeOk ? "residual reproduced (within 3°)" : "differs", largeOk});
         report.checks.push_back(
             {"26 000 disks: wall time per static step", "≈ 25 s (SONIC, Fig. 13)",
              num(perStep, 3) + " s (" + std::to_string(steps) + " steps, at most " +
@@ -174,8 +173,8 @@ CaseReport run(const Context& ctx) {
     }
     const std::pair<size_t, const char*> others[] = {{2, "non-associated"}, {1, "26 000 disks"}};
     for (const auto& [i, label] : others)
-        if (const MeasurementResult* m = i < runs.size() ? runs[i].measurement("cellStress")
-                                                         : nullptr) {
+        if (const MeasurementResult* m =
+                i < runs.size() ? runs[i].measurement("cellStress") : nullptr) {
             Table t = m->series;
             for (double v : m->series.at("volumetricStrain"))
                 t["dilation"].push_back(-v);
