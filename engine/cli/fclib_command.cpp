@@ -8,6 +8,7 @@
 #include "solve/interior_point.hpp"
 #include "solve/lcp_interior_point.hpp"
 #include "solve/local_gauss_seidel.hpp"
+#include "solve/nlgs.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -94,7 +95,15 @@ int runSolve(const SolveOptions& o) {
     int iterations = 0;
     bool converged = false;
     const auto start = std::chrono::steady_clock::now();
-    if (o.solver == "pgs") {
+    if (o.solver == "nlgs") {
+        NlgsOptions n;
+        n.tolerance = o.tolerance;
+        n.coulombStop = true;
+        n.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 10000;
+        const NlgsResult res = solveNlgs(p, r, n);
+        iterations = res.iterations;
+        converged = res.converged;
+    } else if (o.solver == "pgs") {
         LocalGaussSeidelOptions g;
         g.tolerance = o.tolerance;
         g.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 10000;
@@ -168,26 +177,30 @@ Command addFclibCommand(CLI::App& ndem) {
     auto s = std::make_shared<SolveOptions>();
     CLI::App* sol = cmdline::addCommand(
         *app, "solve",
-        "ndem fclib solve FILE.hdf5 [--solver pgs|interior-point] [--tolerance T] [--iterations N] "
+        "ndem fclib solve FILE.hdf5 [--solver pgs|nlgs|interior-point] [--tolerance T] "
+        "[--iterations N] "
         "[--out R.hdf5]",
         "Solves a local FCLib problem (3D, or 2D) under Coulomb's law and prints JSON: contacts,\n"
         "iterations, error (Siconos' fc3d/fc2d error: the natural-map residual relative to\n"
-        "|q|), seconds. The interior point solves a 2D problem as a complementarity problem,\n"
+        "|q|), seconds. pgs projects row by row, nlgs solves each contact's local problem\n"
+        "exactly (Alart 2014 Alg. 2). The interior point solves a 2D problem as a\n"
+        "complementarity problem,\n"
         "a 3D one as a fixed point of cone programs. --out writes the problem with its\n"
         "solution (r, u).",
         kExitCodes);
     sol->add_option("FILE", s->file, "the FCLib file")->type_name("FILE.hdf5");
-    cmdline::addValue(*sol, "--solver", "NAME", "pgs or interior-point (default)",
+    cmdline::addValue(*sol, "--solver", "NAME", "pgs, nlgs or interior-point (default)",
                       [s](const std::string& v) -> std::optional<std::string> {
-                          if (v != "pgs" && v != "interior-point")
-                              return cmdline::refused("--solver", v, "pgs or interior-point");
+                          if (v != "pgs" && v != "nlgs" && v != "interior-point")
+                              return cmdline::refused("--solver", v,
+                                                      "pgs, nlgs or interior-point");
                           s->solver = v;
                           return std::nullopt;
                       });
     cmdline::addNumber(*sol, "--tolerance", "T", "stop at this error (1e-8)", s->tolerance, 0.0,
                        1.0, "a number > 0 and <= 1");
     cmdline::addCount(*sol, "--iterations", "N",
-                      "at most N sweeps (pgs, 10000) or Newton steps (interior-point, 200)",
+                      "at most N sweeps (pgs, nlgs: 10000) or Newton steps (interior-point, 200)",
                       s->iterations, 1, 100000000, "a whole number from 1 to 10^8");
     cmdline::addPath(*sol, "--out", "R.hdf5", "write the problem and its solution here", s->out);
     return {app, [app, exp, sol, e, s] {

@@ -20,7 +20,7 @@ enum class WarmStartMethod : int { History, Model };
 /// conjugate-gradient acceleration (silcowitz-2010), or Nesterov-accelerated projected gradient
 /// descent (mazhar-2015), or the primal–dual interior-point method on the contact problem as a
 /// cone program (krabbenhoft-2012; associated friction). Keys: docs/references.md.
-enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint };
+enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint, Nlgs };
 /// The sliding rule the interior-point method solves (krabbenhoft-2012 Sec. 3.2, 4.1): associated
 /// (a sliding contact opens at μ|u_t|: the cone program), or non-associated with the dilation ν
 /// of solver.dilation (ν = 0: Coulomb's law, which the PGS methods always solve).
@@ -48,8 +48,8 @@ inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
 inline constexpr std::array<const char*, 2> kSolverPrecisionNames{"double", "float"};
-inline constexpr std::array<const char*, 4> kSolverMethodNames{"pgs", "nncg", "apgd",
-                                                               "interior-point"};
+inline constexpr std::array<const char*, 5> kSolverMethodNames{"pgs", "nncg", "apgd",
+                                                               "interior-point", "nlgs"};
 inline constexpr std::array<const char*, 2> kSlidingRuleNames{"associated", "non-associated"};
 inline constexpr std::array<const char*, 2> kFormulationNames{"dynamic", "static"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
@@ -102,6 +102,8 @@ struct StepSettings {
     SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
     int iterations = 100;              ///< N_it, PGS sweeps per step
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
+    /// nlgs: stop when Alart 2014's Eq. 10 error ‖W r − v + q‖/‖q‖ is below (the paper: 10⁻³).
+    double relativeTolerance = 1e-3;
     FrictionModel frictionModel = FrictionModel::Cone;
     SimdLevel simd = SimdLevel::Auto;  ///< instruction set of the PGS block kernel
     SolverPrecision precision = SolverPrecision::Double;  ///< number type of the sphere blocks
@@ -238,10 +240,12 @@ void visitSettings(S& s, V&& v) {
                   0.0, 1.0, true},
       s.referenceOverlap);
     v(SettingInfo{"solver.method", "",
-                  "pgs | nncg | apgd | interior-point: projected Gauss-Seidel, its nonsmooth "
-                  "nonlinear conjugate gradient acceleration, Nesterov-accelerated projected "
-                  "gradient descent, or the primal-dual interior-point method (associated "
-                  "friction; iterations = its Newton steps)"},
+                  "pgs | nncg | apgd | interior-point | nlgs: projected Gauss-Seidel, its "
+                  "nonsmooth nonlinear conjugate gradient acceleration, Nesterov-accelerated "
+                  "projected gradient descent, the primal-dual interior-point method "
+                  "(iterations = its Newton steps), or NSCD's nonlinear Gauss-Seidel on the "
+                  "Delassus operator with exact local solves (Alart 2014 Alg. 1-2; with memory "
+                  "when warm start is on)"},
       s.method, kSolverMethodNames);
     v(SettingInfo{"solver.slidingRule", "",
                   "associated | non-associated: the interior-point method's sliding rule; a "
@@ -279,6 +283,10 @@ void visitSettings(S& s, V&& v) {
     v(SettingInfo{"solver.iterations", "", "PGS sweeps per step N_it", 1.0, 1e6}, s.iterations);
     v(SettingInfo{"solver.tolerance", "m/s", "stop when the mean residual is below (0 = off)", 0.0},
       s.tolerance);
+    v(SettingInfo{"solver.relativeTolerance", "",
+                  "nlgs: stop when Alart 2014's Eq. 10 error |W r - v + q| / |q| is below",
+                  0.0, 1.0, true},
+      s.relativeTolerance);
     v(SettingInfo{"solver.friction", "", "cone | box friction projection"}, s.frictionModel,
       kFrictionModelNames);
     v(SettingInfo{"solver.simd", "",

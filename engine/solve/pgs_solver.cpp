@@ -5,6 +5,7 @@
 #include "solve/general_rows.hpp"
 #include "solve/interior_point.hpp"
 #include "solve/lcp_interior_point.hpp"
+#include "solve/nlgs.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -525,6 +526,42 @@ PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
                         rows, bodies, options, lambda);
 }
 
+PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                                   const PgsOptions& options) {
+    const ContactProblem problem =
+        ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension, false, true});
+    const LocalProblem local = problem.local();
+    // Alart's "with memory": the rows hold last step's impulses when warm start is on.
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(local.rows());
+    for (int c = 0; c < problem.contacts(); ++c) {
+        const SolverContact& row = rows[static_cast<size_t>(problem.contactRow[static_cast<size_t>(c)])];
+        const int o = problem.offset[static_cast<size_t>(c)], d = problem.dim[static_cast<size_t>(c)];
+        for (int k = 0; k < d; ++k)
+            lambda[o + k] = row.lambda[k];
+        const int roll = problem.rolling[static_cast<size_t>(c)];
+        for (int k = 0; k < roll; ++k)
+            lambda[o + d + k] = row.lambda[(roll == 1 ? 4 : 3) + k];
+    }
+    NlgsOptions o;
+    o.maxIterations = options.iterations;
+    o.tolerance = options.relativeTolerance;
+    o.errorHistory = options.residualHistory;
+    const NlgsResult n = solveNlgs(local, lambda, o);
+
+    problem.store(lambda, rows, bodies);
+    const ProblemResidual residual = pgsResidual(problem, lambda);
+    m_layout = PgsLayout{};
+    m_layout.generalRows = problem.contacts();
+    m_layout.kernel = "nlgs";
+    PgsResult result;
+    result.iterations = n.iterations;
+    result.residual = residual.mean;
+    result.maxResidual = residual.max;
+    result.normalResidual = residual.normal;
+    result.newtonResidual = n.error;
+    return result;
+}
+
 PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
                                   std::span<SolverBody> bodies, const PgsOptions& options,
                                   std::vector<double>& multipliers) {
@@ -593,6 +630,7 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
     }
     if (options.method == SolverMethod::InteriorPoint)
         return solveInteriorPoint(rows, bodies, options);
+    if (options.method == SolverMethod::Nlgs) return solveNlgsRows(rows, bodies, options);
     const PgsKernel& kernel = pgsKernel(options.simd);
     m_float = options.precision == SolverPrecision::Float && options.method == SolverMethod::Pgs &&
               options.order == SweepOrder::Coloured && options.blocks;

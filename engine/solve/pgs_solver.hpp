@@ -47,6 +47,7 @@ struct PgsOptions {
     /// associated rule's answer (0: never). The static formulation sets it: there an impulse
     /// error moves a grain 1/staticInertia times faster than in a dynamic step.
     double ruleFallback = 0.0;
+    double relativeTolerance = 1e-3;  ///< nlgs: Alart 2014's Eq. 10 error to stop at
 };
 
 struct PgsResult {
@@ -113,6 +114,10 @@ private:
     /// Every row a general row, in the given order (SweepOrder::Sequential).
     void sequential(size_t rows);
     void unpack(std::span<SolverContact> rows, int threads) const;
+    /// SolverMethod::Nlgs: the rows as a ContactProblem, W swept contact by contact (Alart 2014
+    /// Alg. 2), started from the rows' warm-start impulses (zero without warm start).
+    PgsResult solveNlgsRows(std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                            const PgsOptions& options);
     /// SolverMethod::InteriorPoint: the rows as a ContactProblem, solved by interior point.
     PgsResult solveInteriorPoint(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                                  const PgsOptions& options);

@@ -309,6 +309,7 @@ PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tole
     o.dimension = m_settings.dimension;
     o.slidingRule = m_settings.slidingRule;
     o.dilation = m_settings.dilation;
+    o.relativeTolerance = m_settings.relativeTolerance;
     return o;
 }
 

@@ -9,6 +9,7 @@
 #include "solve/interior_point.hpp"
 #include "solve/lcp_interior_point.hpp"
 #include "solve/local_gauss_seidel.hpp"
+#include "solve/nlgs.hpp"
 #include "test_util.hpp"
 
 extern "C" {
@@ -222,6 +223,29 @@ TEST(Fclib, APlanarStepIsTwoRowsPerContactAndSiconosAgrees) {
     }
     EXPECT_NEAR(ours, theirs, 1e-4 * theirs);
     EXPECT_NEAR(siconosError(p, gs), coulombError(p, gs), 1e-12);
+}
+
+TEST(Fclib, NlgsOnTheDelassusOperatorPassesSiconosMeasureInSpaceAndInThePlane) {
+    // Alart 2014's NLGS (exact local solves, Alg. 2) from a cold start to Siconos' error 10⁻⁸
+    // on a bed of spheres and one of disks, μ = 0.5: its answer carries the weight Siconos'
+    // NSGS carries.
+    for (const int dimension : {3, 2}) {
+        const LocalProblem p = bedProblem(120, 0.5, dimension);
+        const Eigen::VectorXd reference = siconosNsgs(p, 1e-10);
+        Eigen::VectorXd r;
+        NlgsOptions o;
+        o.tolerance = 1e-8;
+        o.coulombStop = true;
+        o.maxIterations = 200000;
+        EXPECT_TRUE(solveNlgs(p, r, o).converged) << dimension;
+        EXPECT_LT(siconosError(p, r), 1e-8) << dimension;
+        double ours = 0.0, theirs = 0.0;
+        for (int c = 0; c < p.contacts(); ++c) {
+            ours += r[dimension * c];
+            theirs += reference[dimension * c];
+        }
+        EXPECT_NEAR(ours, theirs, 1e-4 * theirs) << dimension;
+    }
 }
 
 TEST(Fclib, ThePlanarComplementarityProblemSolvesCoulombsLawAsSiconosDoes) {
