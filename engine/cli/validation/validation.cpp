@@ -219,7 +219,7 @@ const std::vector<Case>& cases() {
                                           drumCase(),     angleOfReposeCase(),    collapseCase(),
                                           modelReductionCase(),   solverAccuracyCase(),
                                           columnCollapse2dCase(), solverRaceCase(),
-                                          biaxial2dCase()};
+                                          biaxial2dCase(),        alart2014Case()};
     return all;
 }
 

@@ -119,5 +119,6 @@ Case solverAccuracyCase();
 Case columnCollapse2dCase();
 Case solverRaceCase();
 Case biaxial2dCase();
+Case alart2014Case();
 
 }  // namespace ndem::cli::validation
