@@ -43,6 +43,7 @@ struct Wall {
     MaterialId material = 0;
     bool enabled = true;  ///< disabled walls collide with nothing (e.g. a removed side wall)
     double disableAt = std::numeric_limits<double>::infinity();  ///< removed at this time (s)
+    double stopAt = std::numeric_limits<double>::infinity();  ///< stands still from this time (s)
     ServoControl servo;
 
     Vec3 position = Vec3::Zero();               ///< origin of the local frame (m)

@@ -355,6 +355,7 @@ void readWalls(const Json* j, const std::vector<Material>& materials, Scene& sce
         w.angularVelocity = f.vec3("angularVelocity", Vec3::Zero());
         w.surfaceVelocity = f.vec3("surfaceVelocity", Vec3::Zero());
         w.disableAt = f.number("disableAt", w.disableAt, kNonNegative);
+        w.stopAt = f.number("stopAt", w.stopAt, kNonNegative);
         const Json* servo = f.raw("servo");
         if (type == "plane") {
             w.shape = WallShape::Plane;

@@ -9,8 +9,15 @@
 namespace ndem {
 
 void World::applySchedule() {
-    for (Wall& w : m_walls)
+    for (Wall& w : m_walls) {
         if (w.enabled && m_time >= w.disableAt) w.enabled = false;
+        // A prescribed motion that ends: a loading that stops rather than running on for ever
+        // in the app, which steps past the scene's duration.
+        if (m_time >= w.stopAt && !w.servo.active) {
+            w.linearVelocity.setZero();
+            w.angularVelocity.setZero();
+        }
+    }
     scheduleStaticServos();
     for (Wall& w : m_walls) {
         if (!w.servo.active) continue;

@@ -11,6 +11,7 @@ namespace {
 void archiveWall(StateArchive& a, Wall& w) {
     a.field("enabled", w.enabled);
     a.field("disableAt", w.disableAt);
+    if (!a.loading() || a.has("stopAt")) a.field("stopAt", w.stopAt);
     a.field("position", w.position);
     a.field("orientation", w.orientation);
     a.field("linearVelocity", w.linearVelocity);

@@ -102,6 +102,24 @@ TEST(Schedule, WallIsRemovedAtItsTime) {
     EXPECT_LT(world.particles().position[0].z(), -0.1);  // fell through
 }
 
+TEST(Schedule, AMovingWallStopsAtItsTime) {
+    // 2 cm/s for 0.1 s, then still: 2 mm, and its velocity zero from then on.
+    StepSettings s;
+    s.timeStep = 1e-3;
+    Scene scene = scenes::column(1, 0.01, scenes::servinGrain(), s);
+    Wall side;
+    side.name = "side";
+    side.position = Vec3(0.05, 0, 0);
+    side.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitX());
+    side.linearVelocity = Vec3(-0.02, 0, 0);
+    side.stopAt = 0.1;
+    scene.walls.push_back(side);
+    World world = test::makeWorld(scene);
+    test::runUntil(world, 0.3);
+    EXPECT_NEAR(world.walls()[1].position.x(), 0.05 - 0.002, 1e-9);
+    EXPECT_EQ(world.walls()[1].linearVelocity.norm(), 0.0);
+}
+
 TEST(Servo, LidSettlesWhereTheGrainsCarryTheTargetStress) {
     // A servo lid comes down on a column of three spheres and presses with σ = 1 kPa over
     // A = 1 cm²: it must stop where the column carries exactly σ A = 0.1 N.
@@ -134,7 +152,8 @@ TEST(Servo, LidSettlesWhereTheGrainsCarryTheTargetStress) {
 TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     const char* text = R"({
       "walls": [ {"name": "floor", "type": "plane"},
-                 {"name": "gate", "type": "plane", "normal": [1, 0, 0], "disableAt": 0.5},
+                 {"name": "gate", "type": "plane", "normal": [1, 0, 0], "disableAt": 0.5,
+                  "velocity": [0, 0, 1], "stopAt": 0.25},
                  {"name": "lid", "type": "plane", "normal": [0, 0, -1], "position": [0, 0, 1],
                   "servo": {"stress": 100, "area": 0.01, "gain": 0.001}} ],
       "emitters": [ {"region": {"min": [0, 0, 1], "max": [0.1, 0.1, 1.1]}, "rate": 1000,
@@ -144,6 +163,7 @@ TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     auto scene = parseSceneText(text, "t.json");
     ASSERT_TRUE(scene.ok()) << scene.error().message;
     EXPECT_EQ(scene->walls[1].disableAt, 0.5);
+    EXPECT_EQ(scene->walls[1].stopAt, 0.25);
     EXPECT_TRUE(scene->walls[2].servo.active);
     EXPECT_EQ(scene->walls[2].servo.direction, Vec3(0, 0, -1));
     ASSERT_EQ(scene->emitters.size(), 1u);
