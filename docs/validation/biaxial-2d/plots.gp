@@ -12,11 +12,15 @@ unset logscale y
 set yrange [0:40]
 set arrow from graph 0, first 33 to graph 1, first 33 nohead dt 2
 set arrow from graph 0, first 20 to graph 1, first 20 nohead dt 3
-plot "cell_associated.csv" using 1:4 every ::1 with lines title "associated"
+plot "cell_associated.csv" using 1:4 every ::1 with lines title "associated", \
+     "cell_non_associated.csv" using 1:4 every ::1 with lines title "non-associated", \
+     "cell_large.csv" using 1:4 every ::1 with lines title "26 000 disks"
 set output "biaxial_2d_volumetric_strain.png"
 set title "Volumetric strain (dilation positive)"
 set xlabel "axial strain"
 set ylabel "-volumetric strain"
 unset logscale x
 unset logscale y
-plot "cell_associated.csv" using 1:3 every ::1 with lines title "associated"
+plot "cell_associated.csv" using 1:3 every ::1 with lines title "associated", \
+     "cell_non_associated.csv" using 1:3 every ::1 with lines title "non-associated", \
+     "cell_large.csv" using 1:3 every ::1 with lines title "26 000 disks"

@@ -104,21 +104,22 @@ CaseReport run(const Context& ctx) {
              num(naPeak, 3) + "°, " + num(naResidual, 3) + "° (associated " + num(peak, 3) + "°, " +
                  num(residual, 3) + "°)",
              close ? "reproduced (both within 3°)" : "differs", close});
-        int stalled = 0, fellBack = 0, steps = 0;
+        // Every step's fallback is counted; the residuals and overlaps are the sampled steps'.
+        int stalled = 0, steps = 0;
         double overlap = 0.0;
         for (const RunRecorder::Sample& s : runs[2].recorder.samples()) {
             if (s.time <= kShearFrom + 1e-9) continue;
             ++steps;
             stalled += s.newtonResidual > 1e-6;
-            fellBack += s.associatedFallback;
             overlap = std::max(overlap, s.maxOverlap);
         }
         report.checks.push_back(
-            {"non-associated: static steps above 10⁻⁶ after 50 Newton steps; of them stalled "
-             "above 10⁻² (the associated answer taken)",
+            {"non-associated: static steps stalled above 10⁻² (the associated answer taken); "
+             "sampled steps above 10⁻⁶ after 50 Newton steps; largest overlap",
              "stalls usual, of an acceptable magnitude (Sec. 4.5)",
-             std::to_string(stalled) + " of " + std::to_string(steps) + "; " +
-                 std::to_string(fellBack) + " (largest overlap " + num(overlap, 2) + " d)",
+             std::to_string(runs[2].recorder.associatedFallbacks) + " of 150; " +
+                 std::to_string(stalled) + " of " + std::to_string(steps) + "; " + num(overlap, 2) +
+                 " d",
              "reported", true});
     }
     if (ctx.quick()) {
@@ -147,15 +148,15 @@ CaseReport run(const Context& ctx) {
                                  largeOk ? "residual reproduced (within 3°)" : "differs", largeOk});
         report.checks.push_back(
             {"26 000 disks: wall time per static step", "≈ 25 s (SONIC, Fig. 13)",
-             num(perStep, 3) + " s (" + std::to_string(steps) + " steps, at most " +
+             num(perStep, 3) + " s (mean of " + std::to_string(steps) + " sampled steps, at most " +
                  std::to_string(newton) + " Newton steps)",
              "measured (two threads of this machine; the paper's computer is not given)",
              steps > 0});
         report.checks.push_back(
             {"26 000 disks: static steps above 10⁻⁶ after 50 Newton steps; largest overlap",
              "converges in the 20s to low 30s independent of size (Sec. 4.5)",
-             std::to_string(capped) + " of " + std::to_string(steps) + "; " + num(overlap, 2) +
-                 " d",
+             std::to_string(capped) + " of " + std::to_string(steps) + " sampled; " +
+                 num(overlap, 2) + " d",
              capped == 0 ? "reproduced" : "differs", capped == 0});
     }
 
