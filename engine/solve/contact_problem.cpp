@@ -270,6 +270,20 @@ LocalProblem ContactProblem::physical() const {
     return l;
 }
 
+Eigen::VectorXd ContactProblem::gather(std::span<const SolverContact> rows) const {
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(this->rows());
+    for (int c = 0; c < contacts(); ++c) {
+        const SolverContact& r = rows[static_cast<size_t>(contactRow[static_cast<size_t>(c)])];
+        const int o = offset[static_cast<size_t>(c)], d = dim[static_cast<size_t>(c)];
+        for (int k = 0; k < d; ++k)
+            lambda[o + k] = r.lambda[k];
+        const int roll = rolling[static_cast<size_t>(c)];
+        for (int k = 0; k < roll; ++k)
+            lambda[o + d + k] = r.lambda[(roll == 1 ? 4 : 3) + k];
+    }
+    return lambda;
+}
+
 void ContactProblem::store(const Eigen::VectorXd& lambda, std::span<SolverContact> rows,
                            std::span<SolverBody> bodies) const {
     for (int c = 0; c < contacts(); ++c) {

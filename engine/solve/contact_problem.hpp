@@ -97,6 +97,8 @@ struct ContactProblem {
     /// keep their tangential rows only with ProblemForm::tangentialAlways.
     LocalProblem physical() const;
 
+    /// The rows' multipliers in this problem's order (the warm start's, when it is on).
+    Eigen::VectorXd gather(std::span<const SolverContact> rows) const;
     /// Writes λ into the rows and v into the bodies.
     void store(const Eigen::VectorXd& lambda, std::span<SolverContact> rows,
                std::span<SolverBody> bodies) const;

@@ -526,40 +526,35 @@ PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
                         rows, bodies, options, lambda);
 }
 
-PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                                   const PgsOptions& options) {
-    const ContactProblem problem =
-        ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension, false, true});
-    const LocalProblem local = problem.local();
-    // Alart's "with memory": the rows hold last step's impulses when warm start is on.
-    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(local.rows());
-    for (int c = 0; c < problem.contacts(); ++c) {
-        const SolverContact& row = rows[static_cast<size_t>(problem.contactRow[static_cast<size_t>(c)])];
-        const int o = problem.offset[static_cast<size_t>(c)], d = problem.dim[static_cast<size_t>(c)];
-        for (int k = 0; k < d; ++k)
-            lambda[o + k] = row.lambda[k];
-        const int roll = problem.rolling[static_cast<size_t>(c)];
-        for (int k = 0; k < roll; ++k)
-            lambda[o + d + k] = row.lambda[(roll == 1 ? 4 : 3) + k];
-    }
-    NlgsOptions o;
-    o.maxIterations = options.iterations;
-    o.tolerance = options.relativeTolerance;
-    o.errorHistory = options.residualHistory;
-    const NlgsResult n = solveNlgs(local, lambda, o);
-
+PgsResult PgsSolver::answer(const ContactProblem& problem, const Eigen::VectorXd& lambda,
+                            std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                            const char* kernel, int iterations, double ownResidual) {
     problem.store(lambda, rows, bodies);
     const ProblemResidual residual = pgsResidual(problem, lambda);
     m_layout = PgsLayout{};
     m_layout.generalRows = problem.contacts();
-    m_layout.kernel = "nlgs";
+    m_layout.kernel = kernel;
     PgsResult result;
-    result.iterations = n.iterations;
+    result.iterations = iterations;
     result.residual = residual.mean;
     result.maxResidual = residual.max;
     result.normalResidual = residual.normal;
-    result.newtonResidual = n.error;
+    result.newtonResidual = ownResidual;
     return result;
+}
+
+PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                                   const PgsOptions& options) {
+    const ContactProblem problem =
+        ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension, false, true});
+    // Alart's "with memory": the rows hold last step's impulses when warm start is on.
+    Eigen::VectorXd lambda = problem.gather(rows);
+    NlgsOptions o;
+    o.maxIterations = options.iterations;
+    o.tolerance = options.relativeTolerance;
+    o.errorHistory = options.residualHistory;
+    const NlgsResult n = solveNlgs(problem.local(), lambda, o);
+    return answer(problem, lambda, rows, bodies, "nlgs", n.iterations, n.error);
 }
 
 PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
@@ -605,18 +600,9 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
     } else {
         r = conic(associated);
     }
-    problem.store(lambda, rows, bodies);
     multipliers.assign(lambda.data(), lambda.data() + lambda.size());
-    const ProblemResidual residual = pgsResidual(problem, lambda);
-    m_layout = PgsLayout{};
-    m_layout.generalRows = problem.contacts();
-    m_layout.kernel = "interior-point";
-    PgsResult result;
-    result.iterations = r.iterations;
-    result.residual = residual.mean;
-    result.maxResidual = residual.max;
-    result.normalResidual = residual.normal;
-    result.newtonResidual = r.relative;
+    PgsResult result =
+        answer(problem, lambda, rows, bodies, "interior-point", r.iterations, r.relative);
     result.associatedFallback = fallback;
     return result;
 }

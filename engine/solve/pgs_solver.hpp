@@ -118,6 +118,11 @@ private:
     /// Alg. 2), started from the rows' warm-start impulses (zero without warm start).
     PgsResult solveNlgsRows(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                             const PgsOptions& options);
+    /// Writes an explicit solver's λ back (rows, bodies) and fills the result: its iterations,
+    /// its own residual and the PGS residual measure of its answer.
+    PgsResult answer(const ContactProblem& problem, const Eigen::VectorXd& lambda,
+                     std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                     const char* kernel, int iterations, double ownResidual);
     /// SolverMethod::InteriorPoint: the rows as a ContactProblem, solved by interior point.
     PgsResult solveInteriorPoint(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                                  const PgsOptions& options);
