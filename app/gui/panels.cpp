@@ -112,9 +112,11 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
     if (s.settings.method == SolverMethod::InteriorPoint)
         ImGui::Text("Newton residual %.2g (of the free velocity)%s", s.stats.newtonResidual,
                     s.stats.associatedFallback ? " · stalled: the associated answer" : "");
-    if (s.settings.method == SolverMethod::Nlgs)
+    if (s.settings.method >= SolverMethod::Nlgs)
         ImGui::Text("Alart 2014 Eq. 10 error %.2g (stop at %.2g)", s.stats.newtonResidual,
                     s.settings.relativeTolerance);
+    if (s.stats.predictionIterations > 0)
+        ImGui::Text("unilateral prediction: %d sweeps", s.stats.predictionIterations);
     ImGui::Separator();
     SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}, &state.itemRects};
     visitSettings(edit, widgets);

@@ -20,7 +20,13 @@ enum class WarmStartMethod : int { History, Model };
 /// conjugate-gradient acceleration (silcowitz-2010), or Nesterov-accelerated projected gradient
 /// descent (mazhar-2015), or the primal–dual interior-point method on the contact problem as a
 /// cone program (krabbenhoft-2012; associated friction). Keys: docs/references.md.
-enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint, Nlgs };
+/// Nlgs and the three after it: NSCD's nonlinear Gauss–Seidel on the Delassus operator and
+/// its null-space variants NLKerGS-I, NLKerGS-P and NLGS-Jac (alart-2014).
+enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint, Nlgs, NlkergsI, NlkergsP, NlgsJac };
+/// The null-space solvers' prediction of the impulses (alart-2014 Sec. 3–4).
+enum class Prediction : int { Zero, Linear, Unilateral, Elastic };
+/// How NLGS-Jac keeps the null-space basis: sparse reflectors, or a dense matrix.
+enum class NullSpaceBasis : int { Sparse, Dense };
 /// The sliding rule the interior-point method solves (krabbenhoft-2012 Sec. 3.2, 4.1): associated
 /// (a sliding contact opens at μ|u_t|: the cone program), or non-associated with the dilation ν
 /// of solver.dilation (ν = 0: Coulomb's law, which the PGS methods always solve).
@@ -48,8 +54,21 @@ inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
 inline constexpr std::array<const char*, 2> kSolverPrecisionNames{"double", "float"};
-inline constexpr std::array<const char*, 5> kSolverMethodNames{"pgs", "nncg", "apgd",
-                                                               "interior-point", "nlgs"};
+inline constexpr std::array<const char*, 8> kSolverMethodNames{
+    "pgs", "nncg", "apgd", "interior-point", "nlgs", "nlkergs-i", "nlkergs-p", "nlgs-jac"};
+inline constexpr std::array<const char*, 4> kPredictionNames{"zero", "linear", "unilateral",
+                                                             "elastic"};
+inline constexpr std::array<const char*, 2> kNullSpaceBasisNames{"sparse", "dense"};
+
+/// The null-space solvers' knobs (alart-2014; solve/null_space_solvers.hpp).
+struct NullSpaceSettings {
+    Prediction prediction = Prediction::Linear;  ///< NLKerGS-I's start, NLKerGS-P's prediction
+    double eta = 1e-3;          ///< η of the linear prediction, r_n = −(h/η) v_n (s/kg)
+    double compliance = 1e-5;   ///< ε of the elastic prediction, r_n = −(h/ε)(g + h v_n) (m/N)
+    double weight = 0.05;       ///< ω / ‖W‖₂ of W̃ = W + ωZ
+    double multiplierStep = 0.0;  ///< NLKerGS-I's ρ (version 1); 0: λ = Nᵀr (version 2)
+    NullSpaceBasis basis = NullSpaceBasis::Sparse;  ///< NLGS-Jac's N
+};
 inline constexpr std::array<const char*, 2> kSlidingRuleNames{"associated", "non-associated"};
 inline constexpr std::array<const char*, 2> kFormulationNames{"dynamic", "static"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
@@ -104,6 +123,7 @@ struct StepSettings {
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
     /// nlgs: stop when Alart 2014's Eq. 10 error ‖W r − v + q‖/‖q‖ is below (the paper: 10⁻³).
     double relativeTolerance = 1e-3;
+    NullSpaceSettings nullSpace;       ///< nlkergs-i, nlkergs-p, nlgs-jac
     FrictionModel frictionModel = FrictionModel::Cone;
     SimdLevel simd = SimdLevel::Auto;  ///< instruction set of the PGS block kernel
     SolverPrecision precision = SolverPrecision::Double;  ///< number type of the sphere blocks
@@ -245,7 +265,10 @@ void visitSettings(S& s, V&& v) {
                   "projected gradient descent, the primal-dual interior-point method "
                   "(iterations = its Newton steps), or NSCD's nonlinear Gauss-Seidel on the "
                   "Delassus operator with exact local solves (Alart 2014 Alg. 1-2; with memory "
-                  "when warm start is on)"},
+                  "when warm start is on), or its null-space variants on W + omega Z: "
+                  "nlkergs-i (Alg. 3, a multiplier on the null space), nlkergs-p (Alg. 5, a "
+                  "prediction then one correction) and nlgs-jac (Alg. 5 with Alg. 7's sweep, "
+                  "Z by Jacobi and never stored)"},
       s.method, kSolverMethodNames);
     v(SettingInfo{"solver.slidingRule", "",
                   "associated | non-associated: the interior-point method's sliding rule; a "
@@ -287,6 +310,35 @@ void visitSettings(S& s, V&& v) {
                   "nlgs: stop when Alart 2014's Eq. 10 error |W r - v + q| / |q| is below",
                   0.0, 1.0, true},
       s.relativeTolerance);
+    v(SettingInfo{"solver.prediction", "",
+                  "zero | linear | unilateral | elastic: the null-space solvers' prediction "
+                  "(nlkergs-i's start): none, overlapping contacts as dampers (Alart 2014 Alg. "
+                  "4), NLGS without friction, or overlapping contacts as springs on their gap "
+                  "(Alg. 6)"},
+      s.nullSpace.prediction, kPredictionNames);
+    v(SettingInfo{"solver.predictionEta", "s/kg",
+                  "eta of the linear prediction r_n = -(h/eta) v_n (in the plane s m/kg)", 0.0,
+                  std::numeric_limits<double>::infinity(), true},
+      s.nullSpace.eta);
+    v(SettingInfo{"solver.elasticCompliance", "m/N",
+                  "epsilon of the elastic prediction r_n = -(h/epsilon)(g + h v_n) (in the plane "
+                  "m^2/N)",
+                  0.0, std::numeric_limits<double>::infinity(), true},
+      s.nullSpace.compliance);
+    v(SettingInfo{"solver.nullSpaceWeight", "",
+                  "omega / |W| of the regularised operator W + omega Z (Z the projector onto the "
+                  "null space of H)",
+                  0.0},
+      s.nullSpace.weight);
+    v(SettingInfo{"solver.multiplierStep", "",
+                  "nlkergs-i's rho: lambda += rho N^T (v - v_d) (version 1); 0: lambda = N^T r "
+                  "(version 2)",
+                  0.0},
+      s.nullSpace.multiplierStep);
+    v(SettingInfo{"solver.nullSpaceBasis", "",
+                  "sparse | dense: nlgs-jac keeps the null-space basis as sparse Householder "
+                  "reflectors, or as a dense matrix"},
+      s.nullSpace.basis, kNullSpaceBasisNames);
     v(SettingInfo{"solver.friction", "", "cone | box friction projection"}, s.frictionModel,
       kFrictionModelNames);
     v(SettingInfo{"solver.simd", "",

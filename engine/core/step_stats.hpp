@@ -57,6 +57,9 @@ struct StepStats {
     /// The non-associated rule stalled far from an answer and the step took the associated
     /// rule's (PgsResult::associatedFallback).
     bool associatedFallback = false;
+    /// NLGS sweeps of the null-space solvers' unilateral prediction (alart-2014 Sec. 3.2),
+    /// besides `iterations` of their correction.
+    int predictionIterations = 0;
     double kineticEnergy = 0.0;   ///< translational + rotational, dynamic particles (J)
     double meanOverlap = 0.0;     ///< ⟨ε_c⟩ = ⟨δ/d⟩ over touching contacts (–)
     double maxOverlap = 0.0;      ///< max δ/d (–)

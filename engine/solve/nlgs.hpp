@@ -19,9 +19,19 @@
 
 #include "solve/local_problem.hpp"
 
+#include <array>
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace ndem {
+
+/// A regularising term ωZ of W̃ = W + ωZ that the sweep takes by Jacobi, never stored
+/// (Alart 2014 Alg. 7, NLGS-Jac): its product and its diagonal blocks, one per contact.
+struct NlgsJacobiTerm {
+    std::function<Eigen::VectorXd(const Eigen::VectorXd&)> times;  ///< x ↦ ω Z x
+    std::vector<std::array<double, 9>> diagonal;                   ///< ω Z_αα, row-major 3×3
+};
 
 struct NlgsOptions {
     int maxIterations = 150;  ///< sweeps (the paper caps them at 150 in Sec. 2.3)
@@ -29,12 +39,36 @@ struct NlgsOptions {
     /// Stop on Siconos' error measure (coulombError, FCLib's) instead of Eq. 10's.
     bool coulombStop = false;
     std::vector<double>* errorHistory = nullptr;  ///< if set: the error after each sweep
+    /// The right-hand side when not p.q (a prediction's shifted one, Alart 2014 Eq. 16).
+    const Eigen::VectorXd* free = nullptr;
+    double errorScale = 0.0;  ///< Eq. 10's denominator; 0: ‖p.q‖
+    const NlgsJacobiTerm* jacobi = nullptr;  ///< W̃ = p.W + ωZ with ωZ by Jacobi
 };
 
 struct NlgsResult {
     int iterations = 0;
     double error = 0.0;  ///< Eq. 10 (or coulombError with coulombStop) after the last sweep
     bool converged = false;
+};
+
+/// The sweeps one at a time, for methods that change the right-hand side between them
+/// (Alart 2014 Alg. 3). Keeps p and jacobi by reference.
+class NlgsSweeper {
+public:
+    NlgsSweeper(const LocalProblem& p, const NlgsJacobiTerm* jacobi = nullptr);
+    ~NlgsSweeper();
+    /// The right-hand side q (u = W̃ r + q) and the velocities r gives.
+    void start(const Eigen::VectorXd& r, const Eigen::VectorXd& q);
+    /// One sweep over the contacts; returns Eq. 10's error over `scale` (1 if 0).
+    double sweep(Eigen::VectorXd& r, double scale);
+
+private:
+    struct Blocks;
+    const LocalProblem& m_p;
+    Eigen::SparseMatrix<double> m_w;
+    const NlgsJacobiTerm* m_jacobi;
+    std::unique_ptr<Blocks> m_blocks;
+    Eigen::VectorXd m_u, m_seen, m_z;
 };
 
 NlgsResult solveNlgs(const LocalProblem& p, Eigen::VectorXd& r, const NlgsOptions& options);

@@ -6,6 +6,8 @@
 #include "solve/interior_point.hpp"
 #include "solve/lcp_interior_point.hpp"
 #include "solve/nlgs.hpp"
+#include "solve/null_space.hpp"
+#include "solve/null_space_solvers.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -549,12 +551,38 @@ PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<Solv
         ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension, false, true});
     // Alart's "with memory": the rows hold last step's impulses when warm start is on.
     Eigen::VectorXd lambda = problem.gather(rows);
-    NlgsOptions o;
+    const LocalProblem local = problem.local();
+    if (options.method == SolverMethod::Nlgs) {
+        NlgsOptions o;
+        o.maxIterations = options.iterations;
+        o.tolerance = options.relativeTolerance;
+        o.errorHistory = options.residualHistory;
+        const NlgsResult n = solveNlgs(local, lambda, o);
+        return answer(problem, lambda, rows, bodies, "nlgs", n.iterations, n.error);
+    }
+    PredictionInputs in;
+    in.timeStep = options.timeStep;
+    in.scale = problem.scale;
+    if (!options.overlaps.empty())
+        for (const int row : problem.contactRow)
+            in.gap.push_back(-options.overlaps[rows[static_cast<size_t>(row)].contact]);
+    NullSpaceOptions o;
+    o.method = options.method == SolverMethod::NlkergsI   ? NullSpaceMethod::Iterated
+               : options.method == SolverMethod::NlkergsP ? NullSpaceMethod::Predicted
+                                                          : NullSpaceMethod::Jacobi;
+    o.settings = options.nullSpace;
     o.maxIterations = options.iterations;
     o.tolerance = options.relativeTolerance;
     o.errorHistory = options.residualHistory;
-    const NlgsResult n = solveNlgs(problem.local(), lambda, o);
-    return answer(problem, lambda, rows, bodies, "nlgs", n.iterations, n.error);
+    const NullSpace basis = NullSpace::ofContacts(problem);
+    const NullSpaceResult n = solveNullSpace(local, basis, in, lambda, o);
+    const char* name = kSolverMethodNames[static_cast<size_t>(options.method)];
+    PgsResult result = answer(problem, lambda, rows, bodies, n.jacobi && o.method != NullSpaceMethod::Jacobi
+                                                               ? "null space, Z by Jacobi (rows > 3000)"
+                                                               : name,
+                              n.iterations, n.error);
+    result.predictionIterations = n.predictionIterations;
+    return result;
 }
 
 PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
@@ -616,7 +644,7 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
     }
     if (options.method == SolverMethod::InteriorPoint)
         return solveInteriorPoint(rows, bodies, options);
-    if (options.method == SolverMethod::Nlgs) return solveNlgsRows(rows, bodies, options);
+    if (options.method >= SolverMethod::Nlgs) return solveNlgsRows(rows, bodies, options);
     const PgsKernel& kernel = pgsKernel(options.simd);
     m_float = options.precision == SolverPrecision::Float && options.method == SolverMethod::Pgs &&
               options.order == SweepOrder::Coloured && options.blocks;

@@ -48,6 +48,11 @@ struct PgsOptions {
     /// error moves a grain 1/staticInertia times faster than in a dynamic step.
     double ruleFallback = 0.0;
     double relativeTolerance = 1e-3;  ///< nlgs: Alart 2014's Eq. 10 error to stop at
+    NullSpaceSettings nullSpace;      ///< nlkergs-i, nlkergs-p, nlgs-jac
+    double timeStep = 0.0;            ///< h: the null-space solvers' predictions
+    /// Per ContactSet contact (SolverContact::contact): the overlap at the step's start, which
+    /// the predictions take as the gap's opposite; empty: unknown.
+    std::span<const double> overlaps;
 };
 
 struct PgsResult {
@@ -60,6 +65,7 @@ struct PgsResult {
     /// PgsOptions::ruleFallback: the answer is the associated rule's
     /// (StepStats::associatedFallback).
     bool associatedFallback = false;
+    int predictionIterations = 0;  ///< NLGS sweeps of a unilateral prediction (Alart 2014)
 };
 
 /// How a solve split its rows: graph colours of SIMD blocks, and the general rows.
@@ -114,8 +120,9 @@ private:
     /// Every row a general row, in the given order (SweepOrder::Sequential).
     void sequential(size_t rows);
     void unpack(std::span<SolverContact> rows, int threads) const;
-    /// SolverMethod::Nlgs: the rows as a ContactProblem, W swept contact by contact (Alart 2014
-    /// Alg. 2), started from the rows' warm-start impulses (zero without warm start).
+    /// SolverMethod::Nlgs and the null-space methods: the rows as a ContactProblem, W (or W̃)
+    /// swept contact by contact (Alart 2014 Alg. 2, 3, 5, 7), NLGS started from the rows'
+    /// warm-start impulses (zero without warm start).
     PgsResult solveNlgsRows(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                             const PgsOptions& options);
     /// Writes an explicit solver's λ back (rows, bodies) and fills the result: its iterations,

@@ -207,6 +207,7 @@ void World::continuousStage(StepContext& ctx) {
     stats.normalResidual = r.normalResidual;
     stats.newtonResidual = r.newtonResidual;
     stats.associatedFallback = r.associatedFallback;
+    stats.predictionIterations = r.predictionIterations;
 }
 
 void World::mergeAggregates(StepContext& ctx) {
@@ -310,6 +311,9 @@ PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tole
     o.slidingRule = m_settings.slidingRule;
     o.dilation = m_settings.dilation;
     o.relativeTolerance = m_settings.relativeTolerance;
+    o.nullSpace = m_settings.nullSpace;
+    o.timeStep = m_settings.timeStep;
+    o.overlaps = m_contacts.overlap;
     return o;
 }
 

@@ -1,0 +1,228 @@
+#include "solve/null_space.hpp"
+
+#include "solve/contact_problem.hpp"
+
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseQR>
+
+#include <algorithm>
+#include <deque>
+
+namespace ndem {
+
+using ColumnMatrix = Eigen::SparseMatrix<double>;
+using QrType = Eigen::SparseQR<ColumnMatrix, Eigen::COLAMDOrdering<int>>;
+
+/// Tag for the one specialisation below.
+struct ReflectorAccess {};
+
+}  // namespace ndem
+
+// Eigen's SparseQR befriends every SparseQR_QProduct: this one reads its Householder
+// reflectors, so that N x and Nᵀ x apply only the first r (Eigen's own product applies all
+// min(n, m), the zero ones included) and the representation's size can be counted.
+template <>
+struct Eigen::SparseQR_QProduct<ndem::QrType, ndem::ReflectorAccess> {
+    static const ndem::ColumnMatrix& reflectors(const ndem::QrType& qr) { return qr.m_Q; }
+    static const Eigen::VectorXd& coefficients(const ndem::QrType& qr) { return qr.m_hcoeffs; }
+};
+
+namespace ndem {
+
+namespace {
+using Access = Eigen::SparseQR_QProduct<QrType, ReflectorAccess>;
+}
+
+struct NullSpace::Factor {
+    QrType qr;
+    /// x ← Qᵀ x (forward) or Q x, over the first r reflectors.
+    void apply(Eigen::VectorXd& x, int rank, bool transpose) const {
+        const ColumnMatrix& q = Access::reflectors(qr);
+        const Eigen::VectorXd& h = Access::coefficients(qr);
+        auto reflect = [&](int k) {
+            double tau = 0.0;
+            for (ColumnMatrix::InnerIterator it(q, k); it; ++it)
+                tau += it.value() * x[it.row()];
+            if (tau == 0.0) return;
+            tau *= h[k];
+            for (ColumnMatrix::InnerIterator it(q, k); it; ++it)
+                x[it.row()] -= tau * it.value();
+        };
+        if (transpose)
+            for (int k = 0; k < rank; ++k)
+                reflect(k);
+        else
+            for (int k = rank - 1; k >= 0; --k)
+                reflect(k);
+    }
+};
+
+NullSpace::NullSpace() = default;
+NullSpace::~NullSpace() = default;
+NullSpace::NullSpace(NullSpace&&) noexcept = default;
+NullSpace& NullSpace::operator=(NullSpace&&) noexcept = default;
+
+void NullSpace::factor(const ColumnMatrix& reduced) {
+    m_factor = std::make_unique<Factor>();
+    m_keptColumns = static_cast<int>(reduced.cols());
+    if (reduced.rows() == 0 || reduced.cols() == 0) {
+        m_rank = 0;
+    } else {
+        m_factor->qr.compute(reduced);
+        m_rank = static_cast<int>(m_factor->qr.rank());
+        m_nonZeros =
+            Access::reflectors(m_factor->qr).nonZeros() + m_factor->qr.matrixR().nonZeros();
+    }
+    m_nullity = keptRows() - m_rank;
+}
+
+NullSpace NullSpace::ofContacts(const ContactProblem& p) {
+    NullSpace s;
+    s.m_rows = p.rows();
+    const int bodies = static_cast<int>(p.movableBody.size());
+    // Peel floating grains: a grain with one contact or none, and its contact; again until
+    // none is left (what hung on a removed grain may float now).
+    std::vector<int> count(static_cast<size_t>(bodies), 0);
+    std::vector<std::vector<int>> contactsOf(static_cast<size_t>(bodies));
+    for (int c = 0; c < p.contacts(); ++c)
+        for (const int b : {p.bodyA[static_cast<size_t>(c)], p.bodyB[static_cast<size_t>(c)]})
+            if (b >= 0) {
+                ++count[static_cast<size_t>(b)];
+                contactsOf[static_cast<size_t>(b)].push_back(c);
+            }
+    std::vector<char> bodyAlive(static_cast<size_t>(bodies), 1);
+    std::vector<char> contactAlive(static_cast<size_t>(p.contacts()), 1);
+    std::deque<int> queue;
+    for (int b = 0; b < bodies; ++b)
+        if (count[static_cast<size_t>(b)] <= 1) queue.push_back(b);
+    for (int b = 0; b < bodies; ++b)
+        if (count[static_cast<size_t>(b)] == 0) ++s.m_floatingBodies;
+    while (!queue.empty()) {
+        const int b = queue.front();
+        queue.pop_front();
+        if (!bodyAlive[static_cast<size_t>(b)]) continue;
+        bodyAlive[static_cast<size_t>(b)] = 0;
+        for (const int c : contactsOf[static_cast<size_t>(b)]) {
+            if (!contactAlive[static_cast<size_t>(c)]) continue;
+            ++s.m_singleBodies;
+            contactAlive[static_cast<size_t>(c)] = 0;
+            for (const int o : {p.bodyA[static_cast<size_t>(c)], p.bodyB[static_cast<size_t>(c)]})
+                if (o >= 0 && o != b && bodyAlive[static_cast<size_t>(o)] &&
+                    --count[static_cast<size_t>(o)] <= 1)
+                    queue.push_back(o);
+        }
+    }
+    // The reduced Hᵀ: kept rows against the kept bodies' unknowns (and the sliders'), with
+    // the columns no kept row touches left out.
+    const int unknowns = static_cast<int>(p.J.cols());
+    std::vector<int> column(static_cast<size_t>(unknowns), -1);
+    std::vector<Eigen::Triplet<double>> t;
+    for (int c = 0; c < p.contacts(); ++c) {
+        if (!contactAlive[static_cast<size_t>(c)]) continue;
+        for (int i = 0; i < p.rowsOf(c); ++i) {
+            const int row = p.offset[static_cast<size_t>(c)] + i;
+            const int kept = static_cast<int>(s.m_kept.size());
+            s.m_kept.push_back(row);
+            for (ContactProblem::Sparse::InnerIterator it(p.J, row); it; ++it) {
+                const int u = static_cast<int>(it.col());
+                if (u < 6 * bodies && !bodyAlive[static_cast<size_t>(u / 6)]) continue;
+                if (it.value() == 0.0) continue;
+                int& k = column[static_cast<size_t>(u)];
+                if (k < 0) k = s.m_keptColumns++;
+                t.emplace_back(kept, k, it.value());
+            }
+        }
+    }
+    ColumnMatrix reduced(s.keptRows(), s.m_keptColumns);
+    reduced.setFromTriplets(t.begin(), t.end());
+    reduced.makeCompressed();
+    s.factor(reduced);
+    return s;
+}
+
+NullSpace NullSpace::ofOperator(const Eigen::SparseMatrix<double>& w) {
+    NullSpace s;
+    s.m_rows = static_cast<int>(w.rows());
+    for (int i = 0; i < s.m_rows; ++i)
+        s.m_kept.push_back(i);
+    ColumnMatrix a = w;
+    a.prune(0.0);
+    a.makeCompressed();
+    s.factor(a);
+    return s;
+}
+
+Eigen::VectorXd NullSpace::gatherKept(const Eigen::VectorXd& x) const {
+    Eigen::VectorXd k(keptRows());
+    for (int i = 0; i < keptRows(); ++i)
+        k[i] = x[m_kept[static_cast<size_t>(i)]];
+    return k;
+}
+
+Eigen::VectorXd NullSpace::transposeTimes(const Eigen::VectorXd& x) const {
+    if (m_nullity == 0) return Eigen::VectorXd();
+    Eigen::VectorXd k = gatherKept(x);
+    m_factor->apply(k, m_rank, true);
+    return k.tail(m_nullity);
+}
+
+Eigen::VectorXd NullSpace::times(const Eigen::VectorXd& y) const {
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(m_rows);
+    if (m_nullity == 0) return out;
+    Eigen::VectorXd k = Eigen::VectorXd::Zero(keptRows());
+    k.tail(m_nullity) = y;
+    m_factor->apply(k, m_rank, false);
+    for (int i = 0; i < keptRows(); ++i)
+        out[m_kept[static_cast<size_t>(i)]] = k[i];
+    return out;
+}
+
+Eigen::VectorXd NullSpace::project(const Eigen::VectorXd& x) const {
+    return times(transposeTimes(x));
+}
+
+std::vector<std::array<double, 9>> NullSpace::diagonalBlocks(const std::vector<int>& first,
+                                                             const std::vector<int>& count) const {
+    std::vector<std::array<double, 9>> blocks(first.size());
+    for (auto& b : blocks)
+        b.fill(0.0);
+    if (m_nullity == 0) return blocks;
+    std::vector<int> keptIndex(static_cast<size_t>(m_rows), -1);
+    for (int i = 0; i < keptRows(); ++i)
+        keptIndex[static_cast<size_t>(m_kept[static_cast<size_t>(i)])] = i;
+    // Nᵀ e_j for the block's rows: the tail of Qᵀ e_j.
+    Eigen::VectorXd e(keptRows());
+    Eigen::MatrixXd columns(m_nullity, 3);
+    for (size_t b = 0; b < first.size(); ++b) {
+        const int d = std::min(count[b], 3);
+        bool any = false;
+        for (int i = 0; i < d; ++i) {
+            const int k = keptIndex[static_cast<size_t>(first[b] + i)];
+            columns.col(i).setZero();
+            if (k < 0) continue;
+            e.setZero();
+            e[k] = 1.0;
+            m_factor->apply(e, m_rank, true);
+            columns.col(i) = e.tail(m_nullity);
+            any = true;
+        }
+        if (!any) continue;
+        for (int i = 0; i < d; ++i)
+            for (int j = 0; j < d; ++j)
+                blocks[b][static_cast<size_t>(3 * i + j)] = columns.col(i).dot(columns.col(j));
+    }
+    return blocks;
+}
+
+Eigen::MatrixXd NullSpace::dense() const {
+    Eigen::MatrixXd n = Eigen::MatrixXd::Zero(m_rows, m_nullity);
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(m_nullity);
+    for (int j = 0; j < m_nullity; ++j) {
+        y.setZero();
+        y[j] = 1.0;
+        n.col(j) = times(y);
+    }
+    return n;
+}
+
+}  // namespace ndem

@@ -1,0 +1,75 @@
+// A basis N of the null space of H = Jᵀ (the contact rows' generalised forces): the
+// self-equilibrated impulse networks, which the Delassus operator W = J M⁻¹ Jᵀ cannot see and in
+// which Gauss–Seidel on W wanders (Alart 2014 Sec. 3.1). Built as Alart 2014 Sec. 5.3 does:
+//
+//  - "floating" grains first: a grain with one contact or none carries no self-equilibrated
+//    network, so it and its contact leave H (Sec. 5.3.2; repeated, so that a chain hanging off
+//    the packing goes too), and unknowns that no row moves (a frictionless sphere's rotation,
+//    a disk's out-of-plane motion) leave with them;
+//  - then a sparse Householder QR of what is left, Hᵀ P = Q R with a fill-reducing column
+//    order and numerical rank r: the last n − r columns of Q span the null space. This is the
+//    basis of Le Borne's theorem (Alart 2014 Eq. 21: the same Q, there written with R₁ and the
+//    LU of H₁ᵀ − R₁), kept as the sparse reflectors; N x and Nᵀ x are products with them.
+//
+// The basis is orthonormal: Z = N Nᵀ is the projector onto the null space (‖Z‖ = 1, as the
+// paper normalises it). A basis may also be taken as the null space of W itself (FCLib files
+// carry no H; W's null space is H's when M is positive definite and no row is compliant).
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace ndem {
+
+struct ContactProblem;
+
+class NullSpace {
+  public:
+    NullSpace();
+    ~NullSpace();
+    NullSpace(NullSpace&&) noexcept;
+    NullSpace& operator=(NullSpace&&) noexcept;
+
+    /// From a step's contact problem: its rows (friction and rolling) against the movable
+    /// bodies' unknowns, with floating grains removed first.
+    static NullSpace ofContacts(const ContactProblem& p);
+    /// The null space of a symmetric W (rows × rows), for problems that carry no H.
+    static NullSpace ofOperator(const Eigen::SparseMatrix<double>& w);
+
+    int rows() const { return m_rows; }          ///< n: contact rows
+    int dimension() const { return m_nullity; }  ///< columns of N (n − rank over kept rows)
+    int rank() const { return m_rank; }          ///< numerical rank of the reduced Hᵀ
+    int keptRows() const { return static_cast<int>(m_kept.size()); }
+    int keptUnknowns() const { return m_keptColumns; }          ///< columns of the reduced Hᵀ
+    int floatingBodies() const { return m_floatingBodies; }     ///< grains with no contact
+    int singleContactBodies() const { return m_singleBodies; }  ///< grains removed at one
+    /// Non-zeros of the sparse representation (reflectors and R).
+    long nonZeros() const { return m_nonZeros; }
+
+    /// Nᵀ x (x: rows) and N y (y: dimension()).
+    Eigen::VectorXd transposeTimes(const Eigen::VectorXd& x) const;
+    Eigen::VectorXd times(const Eigen::VectorXd& y) const;
+    /// Z x = N Nᵀ x.
+    Eigen::VectorXd project(const Eigen::VectorXd& x) const;
+    /// Z's diagonal blocks over the given row ranges (first row, count ≤ 3), row-major 3×3.
+    std::vector<std::array<double, 9>> diagonalBlocks(const std::vector<int>& first,
+                                                      const std::vector<int>& count) const;
+    /// N as a dense rows × dimension() matrix (full storage, Alart 2014 Sec. 5's comparison).
+    Eigen::MatrixXd dense() const;
+
+  private:
+    struct Factor;
+    void factor(const Eigen::SparseMatrix<double>& reduced);
+    Eigen::VectorXd gatherKept(const Eigen::VectorXd& x) const;
+    std::unique_ptr<Factor> m_factor;
+    std::vector<int> m_kept;  ///< the rows the reduced Hᵀ keeps
+    int m_rows = 0, m_rank = 0, m_nullity = 0, m_keptColumns = 0;
+    int m_floatingBodies = 0, m_singleBodies = 0;
+    long m_nonZeros = 0;
+};
+
+}  // namespace ndem

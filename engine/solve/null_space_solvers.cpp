@@ -1,0 +1,206 @@
+#include "solve/null_space_solvers.hpp"
+
+#include "solve/nlgs.hpp"
+#include "solve/null_space.hpp"
+
+#include <Eigen/SparseCholesky>
+
+#include <cmath>
+
+namespace ndem {
+
+namespace {
+
+double scaleOf(const PredictionInputs& in, int c) {
+    return in.scale.empty() ? 1.0 : in.scale[static_cast<size_t>(c)];
+}
+
+/// Alg. 4's and 6's D: the contacts overlapping at the step's start (where the gap is not
+/// known, those whose free motion closes them).
+bool active(const LocalProblem& p, const PredictionInputs& in, int c) {
+    if (!in.gap.empty()) return in.gap[static_cast<size_t>(c)] < 0.0;
+    return p.q[p.offset[static_cast<size_t>(c)]] < 0.0;
+}
+
+/// The linear or elastic prediction on the active normal rows A: with r_n = s λ_n and the
+/// velocity y_n / s of the row's y = W λ + q, the law r_n = −k (g' + y_n / s) is
+/// (W_AA + diag(s²/k)) λ_A = −(q_A + s g'), k = h/η (linear, g' = 0) or h²/ε (elastic,
+/// g' = g/h).
+Eigen::VectorXd linearPrediction(const LocalProblem& p, const PredictionInputs& in,
+                                 const NullSpaceSettings& s, bool elastic) {
+    const double h = in.timeStep;
+    const double k = elastic ? h * h / s.compliance : h / s.eta;
+    std::vector<int> rowOf, slot(static_cast<size_t>(p.rows()), -1);
+    Eigen::VectorXd rhs;
+    std::vector<double> right, diagonal;
+    for (int c = 0; c < p.contacts(); ++c) {
+        if (!active(p, in, c)) continue;
+        const int row = p.offset[static_cast<size_t>(c)];
+        const double sc = scaleOf(in, c);
+        slot[static_cast<size_t>(row)] = static_cast<int>(rowOf.size());
+        rowOf.push_back(row);
+        const double g = elastic && !in.gap.empty() ? in.gap[static_cast<size_t>(c)] / h : 0.0;
+        right.push_back(-(p.q[row] + sc * g));
+        diagonal.push_back(sc * sc / k);
+    }
+    Eigen::VectorXd r = Eigen::VectorXd::Zero(p.rows());
+    const int n = static_cast<int>(rowOf.size());
+    if (n == 0 || !(k > 0.0) || !std::isfinite(k)) return r;
+    std::vector<Eigen::Triplet<double>> t;
+    for (int a = 0; a < n; ++a) {
+        t.emplace_back(a, a, diagonal[static_cast<size_t>(a)]);
+        for (Eigen::SparseMatrix<double>::InnerIterator it(p.W, rowOf[static_cast<size_t>(a)]); it;
+             ++it) {
+            const int b = slot[static_cast<size_t>(it.row())];
+            if (b >= 0) t.emplace_back(b, a, it.value());
+        }
+    }
+    Eigen::SparseMatrix<double> m(n, n);
+    m.setFromTriplets(t.begin(), t.end());
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(m);
+    if (ldlt.info() != Eigen::Success) return r;
+    const Eigen::VectorXd x = ldlt.solve(Eigen::Map<const Eigen::VectorXd>(right.data(), n));
+    for (int a = 0; a < n; ++a)
+        if (std::isfinite(x[a])) r[rowOf[static_cast<size_t>(a)]] = x[a];
+    return r;
+}
+
+/// W̃ = W + ωZ stored in full (the paper's NLGS on W̃; small problems).
+Eigen::SparseMatrix<double> fullOperator(const LocalProblem& p, const NullSpace& n, double omega) {
+    const Eigen::MatrixXd basis = n.dense();
+    Eigen::MatrixXd w = Eigen::MatrixXd(p.W);
+    w.noalias() += omega * basis * basis.transpose();
+    return w.sparseView();
+}
+
+}  // namespace
+
+Eigen::VectorXd predictImpulses(const LocalProblem& p, const PredictionInputs& in,
+                                const NullSpaceSettings& s, int maxIterations, double tolerance,
+                                int* sweeps) {
+    if (sweeps) *sweeps = 0;
+    switch (s.prediction) {
+        case Prediction::Zero:
+            return Eigen::VectorXd::Zero(p.rows());
+        case Prediction::Linear:
+            return linearPrediction(p, in, s, false);
+        case Prediction::Elastic:
+            return linearPrediction(p, in, s, true);
+        case Prediction::Unilateral: {
+            LocalProblem frictionless = p;
+            for (double& mu : frictionless.mu)
+                mu = 0.0;
+            Eigen::VectorXd r = Eigen::VectorXd::Zero(p.rows());
+            NlgsOptions o;
+            o.maxIterations = maxIterations;
+            o.tolerance = tolerance;
+            const NlgsResult result = solveNlgs(frictionless, r, o);
+            if (sweeps) *sweeps = result.iterations;
+            return r;
+        }
+    }
+    return Eigen::VectorXd::Zero(p.rows());
+}
+
+double operatorNorm(const Eigen::SparseMatrix<double>& w) {
+    if (w.rows() == 0) return 0.0;
+    Eigen::VectorXd x = Eigen::VectorXd::Ones(w.rows()).normalized();
+    double norm = 0.0;
+    for (int k = 0; k < 50; ++k) {
+        const Eigen::VectorXd y = w * x;
+        const double next = y.norm();
+        if (next == 0.0) return 0.0;
+        x = y / next;
+        if (std::abs(next - norm) <= 1e-6 * next) return next;
+        norm = next;
+    }
+    return norm;
+}
+
+NullSpaceResult solveNullSpace(const LocalProblem& p, const NullSpace& n,
+                               const PredictionInputs& in, Eigen::VectorXd& r,
+                               const NullSpaceOptions& options) {
+    NullSpaceResult result;
+    if (options.errorHistory) options.errorHistory->clear();
+    if (r.size() != p.rows()) r = Eigen::VectorXd::Zero(p.rows());
+    result.normW = operatorNorm(p.W);
+    const double omega = options.settings.weight * result.normW;
+    result.omega = omega;
+    const double scale = p.q.norm();
+    Eigen::VectorXd predicted = predictImpulses(p, in, options.settings, options.maxIterations,
+                                                options.tolerance, &result.predictionIterations);
+    const bool memory = options.settings.prediction == Prediction::Zero &&
+                        options.method != NullSpaceMethod::Iterated;
+    if (!memory) r = predicted;
+
+    // W̃: stored in full (Gauss–Seidel on all of it), or W with ωZ by Jacobi.
+    result.jacobi = options.method == NullSpaceMethod::Jacobi || p.rows() > options.fullLimit;
+    LocalProblem regularised = p;
+    NlgsJacobiTerm term;
+    Eigen::MatrixXd denseBasis;
+    if (result.jacobi) {
+        const bool dense = options.settings.basis == NullSpaceBasis::Dense;
+        if (dense) denseBasis = n.dense();
+        term.times = [&](const Eigen::VectorXd& x) -> Eigen::VectorXd {
+            if (n.dimension() == 0) return Eigen::VectorXd::Zero(x.size());
+            if (dense) return omega * (denseBasis * (denseBasis.transpose() * x));
+            return omega * n.project(x);
+        };
+        std::vector<int> first, count;
+        for (int c = 0; c < p.contacts(); ++c) {
+            first.push_back(p.offset[static_cast<size_t>(c)]);
+            count.push_back(p.dim[static_cast<size_t>(c)]);
+        }
+        term.diagonal = n.diagonalBlocks(first, count);
+        for (auto& b : term.diagonal)
+            for (double& x : b)
+                x *= omega;
+    } else {
+        regularised.W = fullOperator(p, n, omega);
+    }
+    NlgsSweeper sweeper(regularised, result.jacobi ? &term : nullptr);
+    auto record = [&](double error) {
+        result.error = error;
+        if (options.errorHistory) options.errorHistory->push_back(error);
+        return error <= options.tolerance;
+    };
+
+    if (options.method == NullSpaceMethod::Iterated) {
+        // Alg. 3: a sweep with the right-hand side −v^d + ωNλ, then λ.
+        Eigen::VectorXd lambda = n.transposeTimes(r);
+        const double rho = options.settings.multiplierStep;
+        for (int k = 0; k < options.maxIterations; ++k) {
+            const Eigen::VectorXd shift = omega * n.times(lambda);
+            sweeper.start(r, p.q - shift);
+            double error = sweeper.sweep(r, scale);
+            const Eigen::VectorXd nr = n.transposeTimes(r);
+            // Nᵀ(v − v^d) = Nᵀ(W̃ r − ωNλ) = ω(Nᵀr − λ) where W N = 0.
+            const Eigen::VectorXd next =
+                rho > 0.0 ? Eigen::VectorXd(lambda + rho * omega * (nr - lambda)) : nr;
+            const Eigen::VectorXd moved = omega * n.times(next - lambda);
+            lambda = next;
+            error += scale > 0.0 ? moved.norm() / scale : moved.norm();
+            result.iterations = k + 1;
+            if (record(error)) {
+                result.converged = true;
+                break;
+            }
+        }
+        return result;
+    }
+
+    // Alg. 5 (and 7): one NLGS on W̃ with the right-hand side −v^d + ωZr̃.
+    const Eigen::VectorXd shifted = p.q - omega * n.project(predicted);
+    sweeper.start(r, shifted);
+    for (int k = 0; k < options.maxIterations; ++k) {
+        const double error = sweeper.sweep(r, scale);
+        result.iterations = k + 1;
+        if (record(error)) {
+            result.converged = true;
+            break;
+        }
+    }
+    return result;
+}
+
+}  // namespace ndem
