@@ -9,6 +9,8 @@
 #include "solve/lcp_interior_point.hpp"
 #include "solve/local_gauss_seidel.hpp"
 #include "solve/nlgs.hpp"
+#include "solve/null_space.hpp"
+#include "solve/null_space_solvers.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -29,8 +31,9 @@ struct ExportOptions {
 };
 
 struct SolveOptions {
-    std::string file, out, solver = "interior-point";
+    std::string file, out, solver = "interior-point", prediction = "zero";
     double tolerance = 1e-8;
+    double weight = 0.05;
     long iterations = 0;  ///< 0: 200 Newton steps, or 10 000 sweeps
 };
 
@@ -101,6 +104,22 @@ int runSolve(const SolveOptions& o) {
         n.coulombStop = true;
         n.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 10000;
         const NlgsResult res = solveNlgs(p, r, n);
+        iterations = res.iterations;
+        converged = res.converged;
+    } else if (o.solver == "nlkergs-i" || o.solver == "nlkergs-p" || o.solver == "nlgs-jac") {
+        // An FCLib problem carries no H: the null space is W's (H's where M is positive
+        // definite and no row compliant). Without a time step or gaps, only the predictions
+        // that need neither.
+        const NullSpace basis = NullSpace::ofOperator(p.W);
+        NullSpaceOptions n;
+        n.method = o.solver == "nlkergs-i"   ? NullSpaceMethod::Iterated
+                   : o.solver == "nlkergs-p" ? NullSpaceMethod::Predicted
+                                             : NullSpaceMethod::Jacobi;
+        n.settings.prediction = o.prediction == "unilateral" ? Prediction::Unilateral : Prediction::Zero;
+        n.settings.weight = o.weight;
+        n.tolerance = o.tolerance;
+        n.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 10000;
+        const NullSpaceResult res = solveNullSpace(p, basis, PredictionInputs{}, r, n);
         iterations = res.iterations;
         converged = res.converged;
     } else if (o.solver == "pgs") {
@@ -177,26 +196,47 @@ Command addFclibCommand(CLI::App& ndem) {
     auto s = std::make_shared<SolveOptions>();
     CLI::App* sol = cmdline::addCommand(
         *app, "solve",
-        "ndem fclib solve FILE.hdf5 [--solver pgs|nlgs|interior-point] [--tolerance T] "
-        "[--iterations N] "
-        "[--out R.hdf5]",
+        "ndem fclib solve FILE.hdf5 [--solver pgs|nlgs|nlkergs-i|nlkergs-p|nlgs-jac|"
+        "interior-point] [--prediction zero|unilateral] [--weight W] [--tolerance T] "
+        "[--iterations N] [--out R.hdf5]",
         "Solves a local FCLib problem (3D, or 2D) under Coulomb's law and prints JSON: contacts,\n"
         "iterations, error (Siconos' fc3d/fc2d error: the natural-map residual relative to\n"
         "|q|), seconds. pgs projects row by row, nlgs solves each contact's local problem\n"
-        "exactly (Alart 2014 Alg. 2). The interior point solves a 2D problem as a\n"
+        "exactly (Alart 2014 Alg. 2); nlkergs-i, nlkergs-p and nlgs-jac sweep W + omega Z,\n"
+        "Z the projector onto W's null space (Alart 2014 Alg. 3, 5, 7; they stop at Eq. 10's\n"
+        "error, and nlkergs-p and nlgs-jac answer the regularised problem, so the error\n"
+        "printed, Siconos', may stay above the tolerance). The interior point solves a 2D\n"
+        "problem as a\n"
         "complementarity problem,\n"
         "a 3D one as a fixed point of cone programs. --out writes the problem with its\n"
         "solution (r, u).",
         kExitCodes);
     sol->add_option("FILE", s->file, "the FCLib file")->type_name("FILE.hdf5");
-    cmdline::addValue(*sol, "--solver", "NAME", "pgs, nlgs or interior-point (default)",
+    cmdline::addValue(*sol, "--solver", "NAME",
+                      "pgs, nlgs, nlkergs-i, nlkergs-p, nlgs-jac or interior-point (default)",
                       [s](const std::string& v) -> std::optional<std::string> {
-                          if (v != "pgs" && v != "nlgs" && v != "interior-point")
-                              return cmdline::refused("--solver", v,
-                                                      "pgs, nlgs or interior-point");
-                          s->solver = v;
+                          for (const char* name : {"pgs", "nlgs", "nlkergs-i", "nlkergs-p",
+                                                   "nlgs-jac", "interior-point"})
+                              if (v == name) {
+                                  s->solver = v;
+                                  return std::nullopt;
+                              }
+                          return cmdline::refused(
+                              "--solver", v,
+                              "pgs, nlgs, nlkergs-i, nlkergs-p, nlgs-jac or interior-point");
+                      });
+    cmdline::addValue(*sol, "--prediction", "NAME",
+                      "the null-space solvers' prediction: zero (default) or unilateral (the "
+                      "file has no time step or gaps for the others)",
+                      [s](const std::string& v) -> std::optional<std::string> {
+                          if (v != "zero" && v != "unilateral")
+                              return cmdline::refused("--prediction", v, "zero or unilateral");
+                          s->prediction = v;
                           return std::nullopt;
                       });
+    cmdline::addNumber(*sol, "--weight", "W",
+                       "omega / |W| of the null-space solvers' W + omega Z (0.05)", s->weight,
+                       0.0, 1e6, "a number >= 0");
     cmdline::addNumber(*sol, "--tolerance", "T", "stop at this error (1e-8)", s->tolerance, 0.0,
                        1.0, "a number > 0 and <= 1");
     cmdline::addCount(*sol, "--iterations", "N",

@@ -610,6 +610,15 @@ TEST_F(Cli, FclibExportsAStepAndSolvesItWithEitherSolver) {
         EXPECT_GT(j["iterations"].get<int>(), 0);
         EXPECT_TRUE(fs::exists(m_dir / "sol.hdf5"));
     }
+    // The null-space solvers (Alart 2014): a column has no self-equilibrated network, so
+    // W + omega Z is W and they answer Coulomb's problem as NLGS does.
+    for (const std::string solver : {"nlgs", "nlkergs-i", "nlkergs-p", "nlgs-jac"}) {
+        const Result r = run("fclib solve " + file + " --solver " + solver +
+                             " --prediction unilateral --tolerance 1e-10");
+        ASSERT_EQ(r.code, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_LE(j["error"].get<double>(), 1e-8) << solver;
+    }
 }
 
 TEST_F(Cli, FclibBadFilesAndFlagsAreOneLineAndExitTwo) {
@@ -617,6 +626,7 @@ TEST_F(Cli, FclibBadFilesAndFlagsAreOneLineAndExitTwo) {
     for (const std::string& args :
          {"fclib solve " + text, "fclib solve " + (m_dir / "missing.hdf5").string(),
           "fclib solve " + text + " --solver lemke", "fclib solve " + text + " --tolerance -1",
+          "fclib solve " + text + " --solver nlgs-jac --prediction elastic",
           "fclib export " + scene("s.json", kScene) + " --step 0 " + (m_dir / "o.hdf5").string(),
           "fclib export " + scene("s2.json", kScene) + " --step 3 " + (m_dir / "no/dir/o.hdf5").string()}) {
         const Result r = run(args);
