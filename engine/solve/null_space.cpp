@@ -3,6 +3,7 @@
 #include "solve/contact_problem.hpp"
 
 #include <Eigen/OrderingMethods>
+#include <Eigen/SparseCholesky>
 #include <Eigen/SparseQR>
 
 #include <algorithm>
@@ -34,6 +35,11 @@ using Access = Eigen::SparseQR_QProduct<QrType, ReflectorAccess>;
 }
 
 struct NullSpace::Factor {
+    /// From H: Hᵀ (kept rows × kept unknowns) and the LDLᵀ of H Hᵀ + δI; Z = I − Hᵀ(HHᵀ)⁻¹H.
+    ColumnMatrix ht;
+    Eigen::SimplicialLDLT<ColumnMatrix> hht;
+    bool cholesky = false;
+    /// From W: its Householder QR, Z = Q₂Q₂ᵀ.
     QrType qr;
     /// x ← Qᵀ x (forward) or Q x, over the first r reflectors.
     void apply(Eigen::VectorXd& x, int rank, bool transpose) const {
@@ -62,21 +68,42 @@ NullSpace::~NullSpace() = default;
 NullSpace::NullSpace(NullSpace&&) noexcept = default;
 NullSpace& NullSpace::operator=(NullSpace&&) noexcept = default;
 
-void NullSpace::factor(const ColumnMatrix& reduced) {
+void NullSpace::factor(const ColumnMatrix& reduced, bool fromH) {
     m_factor = std::make_unique<Factor>();
     m_keptColumns = static_cast<int>(reduced.cols());
+    m_rank = 0;
     if (reduced.rows() == 0 || reduced.cols() == 0) {
-        m_rank = 0;
+        // nothing to factor: every kept row is its own network (or none is kept)
+    } else if (fromH) {
+        // H Hᵀ is positive definite once floating grains have left (Alart 2014 Sec. 5.3.2);
+        // δ keeps a mechanism that is left (a frictionless sphere's spin, two contacts
+        // opposite each other) from breaking the factorisation: its direction has Hᵀu = 0,
+        // so δ changes nothing there, and elsewhere by δ/σ².
+        // Columns scaled to unit length first (a rotation's column is a lever long, a
+        // translation's 1): the range, so Z, is the same, and δ is relative to every column.
+        Factor& f = *m_factor;
+        f.cholesky = true;
+        f.ht = reduced;
+        for (int k = 0; k < f.ht.outerSize(); ++k) {
+            const double norm = f.ht.col(k).norm();
+            if (norm > 0.0) f.ht.col(k) /= norm;
+        }
+        ColumnMatrix hht = ColumnMatrix(f.ht.transpose()) * f.ht;
+        const double delta = 1e-14;
+        for (int k = 0; k < hht.outerSize(); ++k) hht.coeffRef(k, k) += delta;
+        f.hht.compute(hht);
+        const Eigen::VectorXd d = f.hht.vectorD();
+        for (Eigen::Index k = 0; k < d.size(); ++k) m_rank += d[k] > 1e3 * delta;
+        m_nonZeros = f.hht.matrixL().nestedExpression().nonZeros();
     } else {
         m_factor->qr.compute(reduced);
         m_rank = static_cast<int>(m_factor->qr.rank());
-        m_nonZeros =
-            Access::reflectors(m_factor->qr).nonZeros() + m_factor->qr.matrixR().nonZeros();
+        m_nonZeros = Access::reflectors(m_factor->qr).nonZeros() + m_factor->qr.matrixR().nonZeros();
     }
     m_nullity = keptRows() - m_rank;
 }
 
-NullSpace NullSpace::ofContacts(const ContactProblem& p) {
+NullSpace NullSpace::ofContacts(const ContactProblem& p, bool removeFloating) {
     NullSpace s;
     s.m_rows = p.rows();
     const int bodies = static_cast<int>(p.movableBody.size());
@@ -94,7 +121,7 @@ NullSpace NullSpace::ofContacts(const ContactProblem& p) {
     std::vector<char> contactAlive(static_cast<size_t>(p.contacts()), 1);
     std::deque<int> queue;
     for (int b = 0; b < bodies; ++b)
-        if (count[static_cast<size_t>(b)] <= 1) queue.push_back(b);
+        if (removeFloating && count[static_cast<size_t>(b)] <= 1) queue.push_back(b);
     for (int b = 0; b < bodies; ++b)
         if (count[static_cast<size_t>(b)] == 0) ++s.m_floatingBodies;
     while (!queue.empty()) {
@@ -136,7 +163,7 @@ NullSpace NullSpace::ofContacts(const ContactProblem& p) {
     ColumnMatrix reduced(s.keptRows(), s.m_keptColumns);
     reduced.setFromTriplets(t.begin(), t.end());
     reduced.makeCompressed();
-    s.factor(reduced);
+    s.factor(reduced, true);
     return s;
 }
 
@@ -148,7 +175,7 @@ NullSpace NullSpace::ofOperator(const Eigen::SparseMatrix<double>& w) {
     ColumnMatrix a = w;
     a.prune(0.0);
     a.makeCompressed();
-    s.factor(a);
+    s.factor(a, false);
     return s;
 }
 
@@ -159,70 +186,72 @@ Eigen::VectorXd NullSpace::gatherKept(const Eigen::VectorXd& x) const {
     return k;
 }
 
-Eigen::VectorXd NullSpace::transposeTimes(const Eigen::VectorXd& x) const {
-    if (m_nullity == 0) return Eigen::VectorXd();
-    Eigen::VectorXd k = gatherKept(x);
-    m_factor->apply(k, m_rank, true);
-    return k.tail(m_nullity);
-}
-
-Eigen::VectorXd NullSpace::times(const Eigen::VectorXd& y) const {
-    Eigen::VectorXd out = Eigen::VectorXd::Zero(m_rows);
-    if (m_nullity == 0) return out;
-    Eigen::VectorXd k = Eigen::VectorXd::Zero(keptRows());
-    k.tail(m_nullity) = y;
-    m_factor->apply(k, m_rank, false);
-    for (int i = 0; i < keptRows(); ++i)
-        out[m_kept[static_cast<size_t>(i)]] = k[i];
-    return out;
+void NullSpace::projectKept(Eigen::VectorXd& k) const {
+    const Factor& f = *m_factor;
+    if (f.cholesky) {
+        const Eigen::VectorXd y = f.hht.solve(Eigen::VectorXd(f.ht.transpose() * k));
+        k -= f.ht * y;
+        return;
+    }
+    f.apply(k, m_rank, true);
+    k.head(m_rank).setZero();
+    f.apply(k, m_rank, false);
 }
 
 Eigen::VectorXd NullSpace::project(const Eigen::VectorXd& x) const {
-    return times(transposeTimes(x));
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(m_rows);
+    if (m_nullity == 0) return out;
+    Eigen::VectorXd k = gatherKept(x);
+    projectKept(k);
+    for (int i = 0; i < keptRows(); ++i) out[m_kept[static_cast<size_t>(i)]] = k[i];
+    return out;
 }
 
 std::vector<std::array<double, 9>> NullSpace::diagonalBlocks(const std::vector<int>& first,
                                                              const std::vector<int>& count) const {
     std::vector<std::array<double, 9>> blocks(first.size());
-    for (auto& b : blocks)
-        b.fill(0.0);
+    for (auto& b : blocks) b.fill(0.0);
     if (m_nullity == 0) return blocks;
     std::vector<int> keptIndex(static_cast<size_t>(m_rows), -1);
-    for (int i = 0; i < keptRows(); ++i)
-        keptIndex[static_cast<size_t>(m_kept[static_cast<size_t>(i)])] = i;
-    // Nᵀ e_j for the block's rows: the tail of Qᵀ e_j.
+    for (int i = 0; i < keptRows(); ++i) keptIndex[static_cast<size_t>(m_kept[static_cast<size_t>(i)])] = i;
+    // Z e_j for the block's rows, read on the block's rows.
     Eigen::VectorXd e(keptRows());
-    Eigen::MatrixXd columns(m_nullity, 3);
     for (size_t b = 0; b < first.size(); ++b) {
         const int d = std::min(count[b], 3);
-        bool any = false;
-        for (int i = 0; i < d; ++i) {
-            const int k = keptIndex[static_cast<size_t>(first[b] + i)];
-            columns.col(i).setZero();
-            if (k < 0) continue;
+        int k[3] = {-1, -1, -1};
+        for (int i = 0; i < d; ++i) k[i] = keptIndex[static_cast<size_t>(first[b] + i)];
+        for (int j = 0; j < d; ++j) {
+            if (k[j] < 0) continue;
             e.setZero();
-            e[k] = 1.0;
-            m_factor->apply(e, m_rank, true);
-            columns.col(i) = e.tail(m_nullity);
-            any = true;
+            e[k[j]] = 1.0;
+            projectKept(e);
+            for (int i = 0; i < d; ++i)
+                if (k[i] >= 0) blocks[b][static_cast<size_t>(3 * i + j)] = e[k[i]];
         }
-        if (!any) continue;
-        for (int i = 0; i < d; ++i)
-            for (int j = 0; j < d; ++j)
-                blocks[b][static_cast<size_t>(3 * i + j)] = columns.col(i).dot(columns.col(j));
     }
     return blocks;
 }
 
-Eigen::MatrixXd NullSpace::dense() const {
-    Eigen::MatrixXd n = Eigen::MatrixXd::Zero(m_rows, m_nullity);
-    Eigen::VectorXd y = Eigen::VectorXd::Zero(m_nullity);
-    for (int j = 0; j < m_nullity; ++j) {
-        y.setZero();
-        y[j] = 1.0;
-        n.col(j) = times(y);
+Eigen::MatrixXd NullSpace::projector() const {
+    Eigen::MatrixXd z = Eigen::MatrixXd::Zero(m_rows, m_rows);
+    if (m_nullity == 0) return z;
+    const int n = keptRows();
+    Eigen::MatrixXd kept = Eigen::MatrixXd::Identity(n, n);
+    const Factor& f = *m_factor;
+    if (f.cholesky) {
+        const Eigen::MatrixXd hx = Eigen::MatrixXd(f.ht.transpose());
+        kept -= f.ht * f.hht.solve(hx);
+    } else {
+        for (int j = 0; j < n; ++j) {
+            Eigen::VectorXd c = kept.col(j);
+            projectKept(c);
+            kept.col(j) = c;
+        }
     }
-    return n;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            z(m_kept[static_cast<size_t>(i)], m_kept[static_cast<size_t>(j)]) = kept(i, j);
+    return z;
 }
 
 }  // namespace ndem

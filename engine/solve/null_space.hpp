@@ -1,4 +1,4 @@
-// A basis N of the null space of H = Jᵀ (the contact rows' generalised forces): the
+// The null space of H = Jᵀ (the contact rows' generalised forces): the
 // self-equilibrated impulse networks, which the Delassus operator W = J M⁻¹ Jᵀ cannot see and in
 // which Gauss–Seidel on W wanders (Alart 2014 Sec. 3.1). Built as Alart 2014 Sec. 5.3 does:
 //
@@ -6,14 +6,15 @@
 //    network, so it and its contact leave H (Sec. 5.3.2; repeated, so that a chain hanging off
 //    the packing goes too), and unknowns that no row moves (a frictionless sphere's rotation,
 //    a disk's out-of-plane motion) leave with them;
-//  - then a sparse Householder QR of what is left, Hᵀ P = Q R with a fill-reducing column
-//    order and numerical rank r: the last n − r columns of Q span the null space. This is the
-//    basis of Le Borne's theorem (Alart 2014 Eq. 21: the same Q, there written with R₁ and the
-//    LU of H₁ᵀ − R₁), kept as the sparse reflectors; N x and Nᵀ x are products with them.
+//  - then the sparse Cholesky factor of H Hᵀ = R₁ᵀR₁ (LDLᵀ, fill-reducing order), the first
+//    factor of Le Borne's representation (Alart 2014 Eq. 21). The solvers need N only through
+//    Z = N Nᵀ for an orthonormal N, the projector onto the null space (‖Z‖ = 1, as the paper
+//    normalises it), and that is Z = I − Hᵀ(HHᵀ)⁻¹H: two products with H and two triangular
+//    solves with R₁, no L and U of H₁ᵀ − R₁ and no explicit basis.
 //
-// The basis is orthonormal: Z = N Nᵀ is the projector onto the null space (‖Z‖ = 1, as the
-// paper normalises it). A basis may also be taken as the null space of W itself (FCLib files
-// carry no H; W's null space is H's when M is positive definite and no row is compliant).
+// A basis may also be taken as the null space of W itself (FCLib files carry no H; W's null
+// space is H's when M is positive definite and no row is compliant): there a Householder QR
+// of W with numerical rank r, whose last columns of Q span it.
 #pragma once
 
 #include <Eigen/Core>
@@ -35,8 +36,9 @@ class NullSpace {
     NullSpace& operator=(NullSpace&&) noexcept;
 
     /// From a step's contact problem: its rows (friction and rolling) against the movable
-    /// bodies' unknowns, with floating grains removed first.
-    static NullSpace ofContacts(const ContactProblem& p);
+    /// bodies' unknowns, with floating grains removed first (unless asked not to: the rank of
+    /// the whole Hᵀ, as Alart 2014 Sec. 5.3.2 reports it).
+    static NullSpace ofContacts(const ContactProblem& p, bool removeFloating = true);
     /// The null space of a symmetric W (rows × rows), for problems that carry no H.
     static NullSpace ofOperator(const Eigen::SparseMatrix<double>& w);
 
@@ -47,23 +49,21 @@ class NullSpace {
     int keptUnknowns() const { return m_keptColumns; }          ///< columns of the reduced Hᵀ
     int floatingBodies() const { return m_floatingBodies; }     ///< grains with no contact
     int singleContactBodies() const { return m_singleBodies; }  ///< grains removed at one
-    /// Non-zeros of the sparse representation (reflectors and R).
+    /// Non-zeros of the sparse representation (R₁; from W, the reflectors and R).
     long nonZeros() const { return m_nonZeros; }
 
-    /// Nᵀ x (x: rows) and N y (y: dimension()).
-    Eigen::VectorXd transposeTimes(const Eigen::VectorXd& x) const;
-    Eigen::VectorXd times(const Eigen::VectorXd& y) const;
     /// Z x = N Nᵀ x.
     Eigen::VectorXd project(const Eigen::VectorXd& x) const;
     /// Z's diagonal blocks over the given row ranges (first row, count ≤ 3), row-major 3×3.
     std::vector<std::array<double, 9>> diagonalBlocks(const std::vector<int>& first,
                                                       const std::vector<int>& count) const;
-    /// N as a dense rows × dimension() matrix (full storage, Alart 2014 Sec. 5's comparison).
-    Eigen::MatrixXd dense() const;
+    /// Z as a dense rows × rows matrix (full storage, Alart 2014 Sec. 5's comparison).
+    Eigen::MatrixXd projector() const;
 
   private:
     struct Factor;
-    void factor(const Eigen::SparseMatrix<double>& reduced);
+    void factor(const Eigen::SparseMatrix<double>& reduced, bool fromH);
+    void projectKept(Eigen::VectorXd& kept) const;
     Eigen::VectorXd gatherKept(const Eigen::VectorXd& x) const;
     std::unique_ptr<Factor> m_factor;
     std::vector<int> m_kept;  ///< the rows the reduced Hᵀ keeps

@@ -67,9 +67,8 @@ Eigen::VectorXd linearPrediction(const LocalProblem& p, const PredictionInputs& 
 
 /// W̃ = W + ωZ stored in full (the paper's NLGS on W̃; small problems).
 Eigen::SparseMatrix<double> fullOperator(const LocalProblem& p, const NullSpace& n, double omega) {
-    const Eigen::MatrixXd basis = n.dense();
     Eigen::MatrixXd w = Eigen::MatrixXd(p.W);
-    w.noalias() += omega * basis * basis.transpose();
+    w.noalias() += omega * n.projector();
     return w.sparseView();
 }
 
@@ -137,13 +136,13 @@ NullSpaceResult solveNullSpace(const LocalProblem& p, const NullSpace& n,
     result.jacobi = options.method == NullSpaceMethod::Jacobi || p.rows() > options.fullLimit;
     LocalProblem regularised = p;
     NlgsJacobiTerm term;
-    Eigen::MatrixXd denseBasis;
+    Eigen::MatrixXd denseZ;
     if (result.jacobi) {
         const bool dense = options.settings.basis == NullSpaceBasis::Dense;
-        if (dense) denseBasis = n.dense();
+        if (dense) denseZ = n.projector();
         term.times = [&](const Eigen::VectorXd& x) -> Eigen::VectorXd {
             if (n.dimension() == 0) return Eigen::VectorXd::Zero(x.size());
-            if (dense) return omega * (denseBasis * (denseBasis.transpose() * x));
+            if (dense) return omega * (denseZ * x);
             return omega * n.project(x);
         };
         std::vector<int> first, count;
@@ -166,19 +165,19 @@ NullSpaceResult solveNullSpace(const LocalProblem& p, const NullSpace& n,
     };
 
     if (options.method == NullSpaceMethod::Iterated) {
-        // Alg. 3: a sweep with the right-hand side −v^d + ωNλ, then λ.
-        Eigen::VectorXd lambda = n.transposeTimes(r);
+        // Alg. 3: a sweep with the right-hand side −v^d + ωNλ, then λ. Only Nλ = m enters,
+        // so the multiplier is kept as m (in the null space, in rows): version 2 is m = Zr.
+        Eigen::VectorXd m = n.project(r);
         const double rho = options.settings.multiplierStep;
         for (int k = 0; k < options.maxIterations; ++k) {
-            const Eigen::VectorXd shift = omega * n.times(lambda);
-            sweeper.start(r, p.q - shift);
+            sweeper.start(r, p.q - omega * m);
             double error = sweeper.sweep(r, scale);
-            const Eigen::VectorXd nr = n.transposeTimes(r);
-            // Nᵀ(v − v^d) = Nᵀ(W̃ r − ωNλ) = ω(Nᵀr − λ) where W N = 0.
+            const Eigen::VectorXd zr = n.project(r);
+            // N Nᵀ(v − v^d) = Z(W̃ r − ωm) = ω(Zr − m) where W N = 0.
             const Eigen::VectorXd next =
-                rho > 0.0 ? Eigen::VectorXd(lambda + rho * omega * (nr - lambda)) : nr;
-            const Eigen::VectorXd moved = omega * n.times(next - lambda);
-            lambda = next;
+                rho > 0.0 ? Eigen::VectorXd(m + rho * omega * (zr - m)) : zr;
+            const Eigen::VectorXd moved = omega * (next - m);
+            m = next;
             error += scale > 0.0 ? moved.norm() / scale : moved.norm();
             result.iterations = k + 1;
             if (record(error)) {

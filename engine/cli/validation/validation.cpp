@@ -219,7 +219,8 @@ const std::vector<Case>& cases() {
                                           drumCase(),     angleOfReposeCase(),    collapseCase(),
                                           modelReductionCase(),   solverAccuracyCase(),
                                           columnCollapse2dCase(), solverRaceCase(),
-                                          biaxial2dCase(),        alart2014Case()};
+                                          biaxial2dCase(),        alart2014Case(),
+                                          alart2014NullSpaceCase(), alart2014SparseCase()};
     return all;
 }
 

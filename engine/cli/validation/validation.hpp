@@ -67,6 +67,7 @@ public:
           m_resume(resume), m_checkpointSeconds(checkpointSeconds) {}
     bool quick() const { return m_quick; }
     const std::string& outDir() const { return m_out; }
+    const std::string& sourceDir() const { return m_source; }
     /// Runs the specs in parallel (up to `jobs` at a time); progress lines on stderr.
     std::vector<RunOutcome> run(const std::vector<RunSpec>& specs, const std::string& label) const;
     /// Writes a table as <outDir>/<caseId>/<name>.csv; returns the path.
@@ -120,5 +121,7 @@ Case columnCollapse2dCase();
 Case solverRaceCase();
 Case biaxial2dCase();
 Case alart2014Case();
+Case alart2014NullSpaceCase();
+Case alart2014SparseCase();
 
 }  // namespace ndem::cli::validation
