@@ -117,7 +117,7 @@ void fiveDisks(const Context& ctx, CaseReport& report) {
          memory.meanSweeps < 0.9 * cold.meanSweeps
              ? "trend holds"
              : "differs: both at the cap every step (memory lowers the violation only)",
-         !ctx.quick() || cold.capped > 0});
+         ctx.quick() ? cold.capped > 0 : memory.meanSweeps < 0.9 * cold.meanSweeps});
     bool similar = true;
     std::string ours;
     for (int i = 0; i < 3; ++i) {
@@ -197,7 +197,7 @@ void thirtyDisks(const Context& ctx, CaseReport& report) {
                              std::to_string(s[0].capped), s[0].capped == 6 ? "reproduced"
                                                           : s[0].capped > 0 ? "differs: wedged longer"
                                                                             : "differs",
-                             s[0].capped > 0});
+                             ctx.quick() ? s[0].capped > 0 : s[0].capped <= 8});
     const bool faster = s[1].meanSweeps < 0.2 * s[0].meanSweeps;
     std::string elastic;
     for (int i = 2; i < 5; ++i)
