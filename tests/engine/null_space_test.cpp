@@ -176,6 +176,19 @@ TEST(NullSpaceSolvers, JacobiOnZReachesTheAnswerOfGaussSeidelOnTheStoredOperator
         mu = 0.0;
     const NullSpace n = NullSpace::ofContacts(cp);
     ASSERT_GT(n.dimension(), 0);
+    // Z's diagonal blocks by the rows' leverages (sparse solves) are Z's own.
+    std::vector<int> first, count;
+    for (int c = 0; c < p.contacts(); ++c) {
+        first.push_back(p.offset[static_cast<size_t>(c)]);
+        count.push_back(p.dim[static_cast<size_t>(c)]);
+    }
+    const Eigen::MatrixXd z = n.projector();
+    const auto blocks = n.diagonalBlocks(first, count);
+    for (int c = 0; c < p.contacts(); ++c)
+        for (int i = 0; i < count[static_cast<size_t>(c)]; ++i)
+            for (int j = 0; j < count[static_cast<size_t>(c)]; ++j)
+                EXPECT_NEAR(blocks[static_cast<size_t>(c)][static_cast<size_t>(3 * i + j)],
+                            z(first[static_cast<size_t>(c)] + i, first[static_cast<size_t>(c)] + j), 1e-12);
     PredictionInputs in;
     in.timeStep = 0.01;
     NullSpaceOptions o;
