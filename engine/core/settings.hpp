@@ -63,8 +63,10 @@ inline constexpr std::array<const char*, 2> kNullSpaceBasisNames{"sparse", "dens
 /// The null-space solvers' knobs (alart-2014; solve/null_space_solvers.hpp).
 struct NullSpaceSettings {
     Prediction prediction = Prediction::Linear;  ///< NLKerGS-I's start, NLKerGS-P's prediction
-    double eta = 1e-3;          ///< η of the linear prediction, r_n = −(h/η) v_n (s/kg)
-    double compliance = 1e-5;   ///< ε of the elastic prediction, r_n = −(h/ε)(g + h v_n) (m/N)
+    /// η of the linear prediction, r_n = −(h/η) v_n (s/kg); 0: h/η = 20 m̄, the mean grain's
+    double eta = 0.0;
+    /// ε of the elastic prediction, r_n = −(h/ε)(g + h v_n) (m/N); 0: 1/ε = 20 m̄/h²
+    double compliance = 0.0;
     double weight = 0.05;       ///< ω / ‖W‖₂ of W̃ = W + ωZ
     double multiplierStep = 0.0;  ///< NLKerGS-I's ρ (version 1); 0: λ = Nᵀr (version 2)
     NullSpaceBasis basis = NullSpaceBasis::Sparse;  ///< NLGS-Jac's N
@@ -317,13 +319,14 @@ void visitSettings(S& s, V&& v) {
                   "(Alg. 6)"},
       s.nullSpace.prediction, kPredictionNames);
     v(SettingInfo{"solver.predictionEta", "s/kg",
-                  "eta of the linear prediction r_n = -(h/eta) v_n (in the plane s m/kg)", 0.0,
-                  std::numeric_limits<double>::infinity(), true},
+                  "eta of the linear prediction r_n = -(h/eta) v_n (in the plane s m/kg); 0: "
+                  "h/eta = 20 times the mean grain's mass",
+                  0.0},
       s.nullSpace.eta);
     v(SettingInfo{"solver.elasticCompliance", "m/N",
                   "epsilon of the elastic prediction r_n = -(h/epsilon)(g + h v_n) (in the plane "
-                  "m^2/N)",
-                  0.0, std::numeric_limits<double>::infinity(), true},
+                  "m^2/N); 0: 1/epsilon = 20 times the mean grain's mass over h^2",
+                  0.0},
       s.nullSpace.compliance);
     v(SettingInfo{"solver.nullSpaceWeight", "",
                   "omega / |W| of the regularised operator W + omega Z (Z the projector onto the "

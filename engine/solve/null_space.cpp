@@ -145,12 +145,15 @@ void NullSpace::factor(const ColumnMatrix& reduced, bool fromH) {
     if (reduced.rows() == 0 || reduced.cols() == 0) {
         // nothing to factor: every kept row is its own network (or none is kept)
     } else if (fromH) {
-        // H Hᵀ is positive definite once floating grains have left (Alart 2014 Sec. 5.3.2);
-        // δ keeps a mechanism that is left (a frictionless sphere's spin, two contacts
-        // opposite each other) from breaking the factorisation: its direction has Hᵀu = 0,
-        // so δ changes nothing there, and elsewhere by δ/σ².
-        // Columns scaled to unit length first (a rotation's column is a lever long, a
-        // translation's 1): the range, so Z, is the same, and δ is relative to every column.
+        // H Hᵀ is positive definite once floating grains have left (Alart 2014 Sec. 5.3.2),
+        // but mechanisms may be left (a frictionless sphere's spin, grains in a chain with
+        // more unknowns than rows, speculative pairs of grains in free fall). With
+        // H Hᵀ + δI, Z_δ = I − Hᵀ(HHᵀ + δI)⁻¹H = Σ δ/(σ² + δ) u uᵀ over H's singular pairs:
+        // a mechanism (σ = 0) changes nothing, a direction H barely sees (σ² ≲ δ) counts as
+        // null, and Z_δ is positive semidefinite with eigenvalues in [0, 1] whatever the
+        // rounding — what the regularisation W + ωZ needs. Columns are scaled to unit length
+        // first (a rotation's column is a lever long, a translation's 1), so that δ is
+        // relative to each.
         Factor& f = *m_factor;
         f.cholesky = true;
         f.ht = reduced;
@@ -158,12 +161,14 @@ void NullSpace::factor(const ColumnMatrix& reduced, bool fromH) {
             const double norm = f.ht.col(k).norm();
             if (norm > 0.0) f.ht.col(k) /= norm;
         }
+        constexpr double kDelta = 1e-10;
         ColumnMatrix hht = ColumnMatrix(f.ht.transpose()) * f.ht;
-        const double delta = 1e-14;
-        for (int k = 0; k < hht.outerSize(); ++k) hht.coeffRef(k, k) += delta;
+        for (int k = 0; k < hht.outerSize(); ++k) hht.coeffRef(k, k) += kDelta;
         f.hht.compute(hht);
+        // The rank as the pivots show it (a dependent column's pivot is δ): for reports.
         const Eigen::VectorXd d = f.hht.vectorD();
-        for (Eigen::Index k = 0; k < d.size(); ++k) m_rank += d[k] > 1e3 * delta;
+        for (Eigen::Index k = 0; k < d.size(); ++k) m_rank += d[k] > 1e3 * kDelta;
+        m_rank = std::min(m_rank, keptRows());
         m_nonZeros = f.hht.matrixL().nestedExpression().nonZeros();
     } else {
         m_factor->qr.compute(reduced);
@@ -220,13 +225,16 @@ NullSpace NullSpace::ofContacts(const ContactProblem& p, bool removeFloating) {
             const int row = p.offset[static_cast<size_t>(c)] + i;
             const int kept = static_cast<int>(s.m_kept.size());
             s.m_kept.push_back(row);
+            // In impulses (ContactProblem::physical): a Hertz row's scale s ~ √δ would make
+            // the normal rows a thousandth of the others and H Hᵀ ill-conditioned.
+            const double unscale = i == 0 ? 1.0 / p.scale[static_cast<size_t>(c)] : 1.0;
             for (ContactProblem::Sparse::InnerIterator it(p.J, row); it; ++it) {
                 const int u = static_cast<int>(it.col());
                 if (u < 6 * bodies && !bodyAlive[static_cast<size_t>(u / 6)]) continue;
                 if (it.value() == 0.0) continue;
                 int& k = column[static_cast<size_t>(u)];
                 if (k < 0) k = s.m_keptColumns++;
-                t.emplace_back(kept, k, it.value());
+                t.emplace_back(kept, k, it.value() * unscale);
             }
         }
     }

@@ -10,7 +10,8 @@
 //    factor of Le Borne's representation (Alart 2014 Eq. 21). The solvers need N only through
 //    Z = N Nᵀ for an orthonormal N, the projector onto the null space (‖Z‖ = 1, as the paper
 //    normalises it), and that is Z = I − Hᵀ(HHᵀ)⁻¹H: two products with H and two triangular
-//    solves with R₁, no L and U of H₁ᵀ − R₁ and no explicit basis.
+//    solves with R₁, no L and U of H₁ᵀ − R₁ and no explicit basis. (With HHᵀ + δI, δ = 10⁻¹⁰
+//    of unit columns, so that mechanisms left over cannot break it: null_space.cpp.)
 //
 // A basis may also be taken as the null space of W itself (FCLib files carry no H; W's null
 // space is H's when M is positive definite and no row is compliant): there a Householder QR
@@ -35,8 +36,8 @@ class NullSpace {
     NullSpace(NullSpace&&) noexcept;
     NullSpace& operator=(NullSpace&&) noexcept;
 
-    /// From a step's contact problem: its rows (friction and rolling) against the movable
-    /// bodies' unknowns, with floating grains removed first (unless asked not to: the rank of
+    /// From a step's contact problem in impulses (ContactProblem::physical's rows): its rows
+    /// (friction and rolling) against the movable bodies' unknowns, with floating grains removed first (unless asked not to: the rank of
     /// the whole Hᵀ, as Alart 2014 Sec. 5.3.2 reports it).
     static NullSpace ofContacts(const ContactProblem& p, bool removeFloating = true);
     /// The null space of a symmetric W (rows × rows), for problems that carry no H.

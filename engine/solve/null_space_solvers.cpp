@@ -29,7 +29,10 @@ bool active(const LocalProblem& p, const PredictionInputs& in, int c) {
 Eigen::VectorXd linearPrediction(const LocalProblem& p, const PredictionInputs& in,
                                  const NullSpaceSettings& s, bool elastic) {
     const double h = in.timeStep;
-    const double k = elastic ? h * h / s.compliance : h / s.eta;
+    // 0: scaled with the grains, 20 masses (the paper's ε = 10⁻⁵ regime on its disks).
+    const double automatic = 20.0 * in.meanMass;
+    const double k = elastic ? (s.compliance > 0.0 ? h * h / s.compliance : automatic)
+                             : (s.eta > 0.0 ? h / s.eta : automatic);
     std::vector<int> rowOf, slot(static_cast<size_t>(p.rows()), -1);
     Eigen::VectorXd rhs;
     std::vector<double> right, diagonal;

@@ -13,7 +13,9 @@
 //
 // The predictions (Sec. 3.1–4.1): zero; linear (Alg. 4: the active contacts, those overlapping
 // at the step's start, as dampers r_n = −(h/η) v_n); unilateral (NLGS without friction); elastic
-// (Alg. 6: r_n = −(h/ε)(g + h v_n), springs of compliance ε on the start-of-step gap g). Each
+// (Alg. 6: r_n = −(h/ε)(g + h v_n), springs of compliance ε on the start-of-step gap g); η and
+// ε at 0 scale with the grains, h/η = 20 m̄ and 1/ε = 20 m̄/h² (Alart: "controlled with respect
+// to the time increment and the mean mass of a grain"). Each
 // is one sparse linear solve on the active contacts' normal rows (in contact space: Alg. 4's
 // and 6's systems in velocities, by the Woodbury identity), unprojected as the paper's are.
 //
@@ -39,6 +41,7 @@ struct PredictionInputs {
     double timeStep = 0.0;      ///< h (s)
     std::vector<double> gap;    ///< per contact, start of step (m; < 0 overlapping); empty: unknown
     std::vector<double> scale;  ///< per contact, its normal row's scale (r_n = s λ_n); empty: 1
+    double meanMass = 0.0;      ///< m̄ of the grains (kg; in the plane kg/m): for η, ε at 0
 };
 
 struct NullSpaceOptions {

@@ -551,18 +551,20 @@ PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<Solv
         ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension, false, true});
     // Alart's "with memory": the rows hold last step's impulses when warm start is on.
     Eigen::VectorXd lambda = problem.gather(rows);
-    const LocalProblem local = problem.local();
     if (options.method == SolverMethod::Nlgs) {
         NlgsOptions o;
         o.maxIterations = options.iterations;
         o.tolerance = options.relativeTolerance;
         o.errorHistory = options.residualHistory;
-        const NlgsResult n = solveNlgs(local, lambda, o);
+        const NlgsResult n = solveNlgs(problem.local(), lambda, o);
         return answer(problem, lambda, rows, bodies, "nlgs", n.iterations, n.error);
     }
+    // In impulses (r = s λ): the null space of H is taken in them (NullSpace::ofContacts).
+    const LocalProblem physical = problem.physical();
     PredictionInputs in;
     in.timeStep = options.timeStep;
-    in.scale = problem.scale;
+    for (int u = 0; u < static_cast<int>(problem.movableBody.size()); ++u)
+        in.meanMass += problem.M.coeff(6 * u, 6 * u) / static_cast<double>(problem.movableBody.size());
     if (!options.overlaps.empty())
         for (const int row : problem.contactRow)
             in.gap.push_back(-options.overlaps[rows[static_cast<size_t>(row)].contact]);
@@ -575,7 +577,13 @@ PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<Solv
     o.tolerance = options.relativeTolerance;
     o.errorHistory = options.residualHistory;
     const NullSpace basis = NullSpace::ofContacts(problem);
-    const NullSpaceResult n = solveNullSpace(local, basis, in, lambda, o);
+    Eigen::VectorXd impulses = lambda;
+    for (int c = 0; c < problem.contacts(); ++c)
+        impulses[problem.offset[static_cast<size_t>(c)]] *= problem.scale[static_cast<size_t>(c)];
+    const NullSpaceResult n = solveNullSpace(physical, basis, in, impulses, o);
+    lambda = impulses;
+    for (int c = 0; c < problem.contacts(); ++c)
+        lambda[problem.offset[static_cast<size_t>(c)]] /= problem.scale[static_cast<size_t>(c)];
     const char* name = kSolverMethodNames[static_cast<size_t>(options.method)];
     PgsResult result = answer(problem, lambda, rows, bodies, n.jacobi && o.method != NullSpaceMethod::Jacobi
                                                                ? "null space, Z by Jacobi (rows > 3000)"

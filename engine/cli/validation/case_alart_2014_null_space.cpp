@@ -235,7 +235,7 @@ CaseReport run(const Context& ctx) {
         "Signorini law (no gap stabilisation), h = 10 ms, gravity, the right wall moving in at "
         "1 cm/s; `solver.method` nlgs, nlkergs-i, nlkergs-p with `solver.prediction` and "
         "`solver.elasticCompliance` ε, W̃ = W + ωZ with ω = 0.05 ‖W‖ (the paper's ω = 1 "
-        "against its ‖W‖ ≈ 17–20), η = 10⁻³ s m/kg, Eq. 10's error 10⁻³. The geometries and "
+        "against its ‖W‖ ≈ 17–20), η at its default (h/η = 20 times the disks' mean mass), Eq. 10's error 10⁻³. The geometries and "
         "numberings are ours (the paper's figures give none). Violation: the touching "
         "contacts' mean overlap over the mean radius. ε against the disks' m/h² (≈ 0.5 and "
         "0.2 kg/m over 10⁻⁴ s²): 1/ε is 2–5, 20–50 and 200–500 times it.";

@@ -220,7 +220,8 @@ const std::vector<Case>& cases() {
                                           modelReductionCase(),   solverAccuracyCase(),
                                           columnCollapse2dCase(), solverRaceCase(),
                                           biaxial2dCase(),        alart2014Case(),
-                                          alart2014NullSpaceCase(), alart2014SparseCase()};
+                                          alart2014NullSpaceCase(), alart2014SparseCase(),
+                                          alart2014SpaceCase()};
     return all;
 }
 

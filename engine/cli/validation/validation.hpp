@@ -123,5 +123,6 @@ Case biaxial2dCase();
 Case alart2014Case();
 Case alart2014NullSpaceCase();
 Case alart2014SparseCase();
+Case alart2014SpaceCase();
 
 }  // namespace ndem::cli::validation
