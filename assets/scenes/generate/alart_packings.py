@@ -3,11 +3,14 @@
 
   alart-five-disks.json    Fig. 6: five disks, ten contacts, the listed friction coefficients
   alart-thirty-disks.json  Fig. 14: thirty disks packed compactly in a box, mu = 0.2
-  alart-500-disks.json     Fig. 18: five hundred disks packed in a box (one step, Tables 3-6)
+  alart-500-disks.json     Fig. 18: five hundred disks poured into a box (one step, Tables 3-6)
 
-The paper's packings come from LMG90 and its figures give no coordinates: the thirty and five
-hundred disks here are a deposition (each disk dropped where it rests lowest on two supports),
-which is as compact as a deposition gets and leaves every disk touching its supports. Disks are
+The paper's packings come from LMG90 and its figures give no coordinates: the thirty disks
+here are a deposition (each disk dropped where it rests lowest on two supports), as compact
+as a deposition gets; the five hundred are poured by the engine itself (a loose lattice
+falling into the box, PGS, 6 s), which leaves rattlers — the "floating" disks of Fig. 18 —
+as a dynamic packing does. The pour needs the ndem binary: pass its path as the first
+argument (default build/engine/cli/ndem). Disks are
 placed touching and then grown by 1 micrometre, so every contact starts closed. The contacts
 follow the paper's velocity Signorini law without gap stabilisation
 (regularization.stabilizationSteps 1000): overlaps stay as the solver leaves them.
@@ -15,7 +18,11 @@ Run from the repository root: python3 assets/scenes/generate/alart_packings.py
 """
 import json
 import math
+import os
 import random
+import subprocess
+import sys
+import tempfile
 
 GROW = 1e-6  # m: every contact starts 1-2 micrometres closed
 
@@ -122,12 +129,13 @@ def five():
     return scene
 
 
-def packed(name, count, width_d, seed, steps, dt, cap, mu, description, duration):
+def packed(name, count, width_d, seed, steps, dt, cap, mu, description, duration, placed=None):
     rng = random.Random(seed)
     r0 = 0.005
     radii = [r0 * rng.uniform(0.8, 1.2) for _ in range(count)]
     width = width_d * 2 * r0
-    placed = deposit(radii, width)
+    if placed is None:
+        placed = deposit(radii, width)
     return {
         "name": name,
         "description": description,
@@ -144,7 +152,43 @@ def packed(name, count, width_d, seed, steps, dt, cap, mu, description, duration
     }
 
 
+def pour(ndem, count, width_d, seed, mu):
+    """Centres and radii of `count` disks poured into a box `width_d` mean diameters wide."""
+    rng = random.Random(seed)
+    r0 = 0.005
+    width = width_d * 2 * r0
+    columns = int(width / (2.4 * r0))
+    items = []
+    for k in range(count):
+        row, col = divmod(k, columns)
+        x = (col + 0.5) * width / columns + rng.uniform(-0.1, 0.1) * r0
+        items.append({"position": [round(x, 9), 0, round(0.01 + 2.6 * r0 * (row + 0.5), 9)],
+                      "radius": round(r0 * rng.uniform(0.8, 1.2), 9), "material": "disk"})
+    scene = {
+        "name": "pour", "duration": 6.0,
+        "settings": {"dimension": 2, "mode": "nonsmooth", "timeStep": 0.005,
+                     "gravity": [0, 0, -9.81], "solver": {"iterations": 200},
+                     "warmStart": {"enabled": True}},
+        "materials": [{"name": "disk", "density": 2600, "friction": mu, "restitution": 0.0,
+                       "youngsModulus": 1e9}],
+        "walls": box(width, 0.0, 0.0, material="disk"),
+        "particles": [{"type": "list", "items": items}],
+        "measurements": [{"type": "track", "particle": k, "every": 200} for k in range(count)],
+    }
+    with tempfile.TemporaryDirectory() as d:
+        path, report = os.path.join(d, "pour.json"), os.path.join(d, "report.json")
+        with open(path, "w") as f:
+            json.dump(scene, f)
+        subprocess.run([ndem, "run", path, "--report", report, "--quiet"], check=True,
+                       stdout=subprocess.DEVNULL)
+        with open(report) as f:
+            tracks = [m for m in json.load(f)["measurements"] if m["name"] == "track"]
+    return [(m["scalars"]["finalX"], m["scalars"]["finalZ"], items[k]["radius"] - GROW)
+            for k, m in enumerate(tracks)]
+
+
 def main():
+    ndem = sys.argv[1] if len(sys.argv) > 1 else "build/engine/cli/ndem"
     out = "assets/scenes/"
     scenes = [
         five(),
@@ -155,9 +199,14 @@ def main():
                "given: this one is a deposition, each disk where it rests lowest.", 0.2),
         packed("alart-500-disks", 500, 25, 18, 1, 0.01, 2000, 0.2,
                "Alart 2014 Sec. 5.2-5.3, Fig. 18, Tables 3-6: five hundred disks (radii 4-6 mm) "
-               "packed by deposition in a box 25 mean diameters wide, friction 0.2, the right "
-               "wall moving in at 1 cm/s; the paper studies one step of it.", 0.01),
+               "poured by the engine into a box 25 mean diameters wide (a loose lattice "
+               "falling, 6 s), friction 0.2, the right wall moving in at 1 cm/s; the paper "
+               "studies one step of it.", 0.01, placed=pour(ndem, 500, 25, 18, 0.2)),
     ]
+    # The paper's potential contacts are those closed at the step's start (g <= 0): no
+    # detection margin, so that a rattler near its cage is no contact (Fig. 18's floating disks).
+    scenes[2]["settings"]["contact"] = {"margin": 0.0}
+    scenes[2]["description"] += " No detection margin: contacts are the closed ones, as the paper's."
     for s in scenes:
         s["description"] += (" The paper's velocity Signorini law (its Eq. 6) without gap "
                              "stabilisation (regularization.stabilizationSteps 1000): an "
