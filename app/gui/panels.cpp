@@ -119,6 +119,11 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
         ImGui::Text("unilateral prediction: %d sweeps", s.stats.predictionIterations);
     ImGui::Separator();
     SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}, &state.itemRects};
+    // The null-space solvers' knobs only where one of them runs (alart-2014): the panel stays
+    // as short as before for the other methods.
+    if (s.settings.method < SolverMethod::NlkergsI)
+        widgets.hidden = {"solver.prediction",    "solver.predictionEta",  "solver.elasticCompliance",
+                          "solver.nullSpaceWeight", "solver.multiplierStep", "solver.nullSpaceBasis"};
     visitSettings(edit, widgets);
     if (changed || widgets.changed) refuseOrApply(state, session.applySettings(edit), now);
     endPanel();

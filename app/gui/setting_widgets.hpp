@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ndem::app {
 
@@ -23,6 +24,8 @@ struct SettingWidgets {
     /// tests click them, and a guided tour could point at them.
     std::map<std::string, std::array<float, 4>>* rects = nullptr;
     bool changed = false;
+    /// Keys left out although a prefix takes them (settings of a method not selected).
+    std::vector<const char*> hidden = {};
 
     void note(const SettingInfo& info) {
         tooltip(info);
@@ -32,6 +35,8 @@ struct SettingWidgets {
     }
 
     bool wanted(const char* key) const {
+        for (const char* h : hidden)
+            if (std::strcmp(key, h) == 0) return false;
         if (prefixes.size() == 0) return true;
         for (const char* p : prefixes)
             if (std::strncmp(key, p, std::strlen(p)) == 0) return true;

@@ -108,7 +108,8 @@ struct NullSpace::Factor {
                 }
             for (int i = 0; i < rowsOf; ++i)
                 if (k[i] >= 0)
-                    for (const int c : reach[static_cast<size_t>(i)]) x[static_cast<size_t>(i)][c] = 0.0;
+                    for (const int c : reach[static_cast<size_t>(i)])
+                        x[static_cast<size_t>(i)][c] = 0.0;
         }
     }
     /// x ← Qᵀ x (forward) or Q x, over the first r reflectors.
@@ -163,17 +164,20 @@ void NullSpace::factor(const ColumnMatrix& reduced, bool fromH) {
         }
         constexpr double kDelta = 1e-10;
         ColumnMatrix hht = ColumnMatrix(f.ht.transpose()) * f.ht;
-        for (int k = 0; k < hht.outerSize(); ++k) hht.coeffRef(k, k) += kDelta;
+        for (int k = 0; k < hht.outerSize(); ++k)
+            hht.coeffRef(k, k) += kDelta;
         f.hht.compute(hht);
         // The rank as the pivots show it (a dependent column's pivot is δ): for reports.
         const Eigen::VectorXd d = f.hht.vectorD();
-        for (Eigen::Index k = 0; k < d.size(); ++k) m_rank += d[k] > 1e3 * kDelta;
+        for (Eigen::Index k = 0; k < d.size(); ++k)
+            m_rank += d[k] > 1e3 * kDelta;
         m_rank = std::min(m_rank, keptRows());
         m_nonZeros = f.hht.matrixL().nestedExpression().nonZeros();
     } else {
         m_factor->qr.compute(reduced);
         m_rank = static_cast<int>(m_factor->qr.rank());
-        m_nonZeros = Access::reflectors(m_factor->qr).nonZeros() + m_factor->qr.matrixR().nonZeros();
+        m_nonZeros =
+            Access::reflectors(m_factor->qr).nonZeros() + m_factor->qr.matrixR().nonZeros();
     }
     m_nullity = keptRows() - m_rank;
 }
@@ -221,7 +225,9 @@ NullSpace NullSpace::ofContacts(const ContactProblem& p, bool removeFloating) {
     std::vector<Eigen::Triplet<double>> t;
     for (int c = 0; c < p.contacts(); ++c) {
         if (!contactAlive[static_cast<size_t>(c)]) continue;
-        for (int i = 0; i < p.rowsOf(c); ++i) {
+        // Friction rows only: Alart's H has no rolling rows, and a rolling row's W (1/I, a
+        // lever squared above a normal row's) would set ‖W‖ and with it ω.
+        for (int i = 0; i < p.dim[static_cast<size_t>(c)]; ++i) {
             const int row = p.offset[static_cast<size_t>(c)] + i;
             const int kept = static_cast<int>(s.m_kept.size());
             s.m_kept.push_back(row);
@@ -281,17 +287,20 @@ Eigen::VectorXd NullSpace::project(const Eigen::VectorXd& x) const {
     if (m_nullity == 0) return out;
     Eigen::VectorXd k = gatherKept(x);
     projectKept(k);
-    for (int i = 0; i < keptRows(); ++i) out[m_kept[static_cast<size_t>(i)]] = k[i];
+    for (int i = 0; i < keptRows(); ++i)
+        out[m_kept[static_cast<size_t>(i)]] = k[i];
     return out;
 }
 
 std::vector<std::array<double, 9>> NullSpace::diagonalBlocks(const std::vector<int>& first,
                                                              const std::vector<int>& count) const {
     std::vector<std::array<double, 9>> blocks(first.size());
-    for (auto& b : blocks) b.fill(0.0);
+    for (auto& b : blocks)
+        b.fill(0.0);
     if (m_nullity == 0) return blocks;
     std::vector<int> keptIndex(static_cast<size_t>(m_rows), -1);
-    for (int i = 0; i < keptRows(); ++i) keptIndex[static_cast<size_t>(m_kept[static_cast<size_t>(i)])] = i;
+    for (int i = 0; i < keptRows(); ++i)
+        keptIndex[static_cast<size_t>(m_kept[static_cast<size_t>(i)])] = i;
     if (m_factor->cholesky) {
         m_factor->leverages(first, count, keptIndex, blocks);
         return blocks;
@@ -301,7 +310,8 @@ std::vector<std::array<double, 9>> NullSpace::diagonalBlocks(const std::vector<i
     for (size_t b = 0; b < first.size(); ++b) {
         const int d = std::min(count[b], 3);
         int k[3] = {-1, -1, -1};
-        for (int i = 0; i < d; ++i) k[i] = keptIndex[static_cast<size_t>(first[b] + i)];
+        for (int i = 0; i < d; ++i)
+            k[i] = keptIndex[static_cast<size_t>(first[b] + i)];
         for (int j = 0; j < d; ++j) {
             if (k[j] < 0) continue;
             e.setZero();

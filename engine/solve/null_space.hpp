@@ -36,9 +36,10 @@ class NullSpace {
     NullSpace(NullSpace&&) noexcept;
     NullSpace& operator=(NullSpace&&) noexcept;
 
-    /// From a step's contact problem in impulses (ContactProblem::physical's rows): its rows
-    /// (friction and rolling) against the movable bodies' unknowns, with floating grains removed first (unless asked not to: the rank of
-    /// the whole Hᵀ, as Alart 2014 Sec. 5.3.2 reports it).
+    /// From a step's contact problem in impulses (ContactProblem::physical's rows): its friction
+    /// rows (rolling rows are not in Alart's H; Z is zero on them) against the movable bodies'
+    /// unknowns, with floating grains removed first (unless asked not to: the rank of the whole
+    /// Hᵀ, as Alart 2014 Sec. 5.3.2 reports it).
     static NullSpace ofContacts(const ContactProblem& p, bool removeFloating = true);
     /// The null space of a symmetric W (rows × rows), for problems that carry no H.
     static NullSpace ofOperator(const Eigen::SparseMatrix<double>& w);

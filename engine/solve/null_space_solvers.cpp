@@ -104,12 +104,16 @@ Eigen::VectorXd predictImpulses(const LocalProblem& p, const PredictionInputs& i
     return Eigen::VectorXd::Zero(p.rows());
 }
 
-double operatorNorm(const Eigen::SparseMatrix<double>& w) {
+double operatorNorm(const Eigen::SparseMatrix<double>& w, const Eigen::VectorXd& mask) {
     if (w.rows() == 0) return 0.0;
-    Eigen::VectorXd x = Eigen::VectorXd::Ones(w.rows()).normalized();
+    const bool masked = mask.size() == w.rows();
+    Eigen::VectorXd x = masked ? mask : Eigen::VectorXd::Ones(w.rows());
+    if (x.norm() == 0.0) return 0.0;
+    x.normalize();
     double norm = 0.0;
     for (int k = 0; k < 50; ++k) {
-        const Eigen::VectorXd y = w * x;
+        Eigen::VectorXd y = w * x;
+        if (masked) y = y.cwiseProduct(mask);
         const double next = y.norm();
         if (next == 0.0) return 0.0;
         x = y / next;
@@ -125,7 +129,11 @@ NullSpaceResult solveNullSpace(const LocalProblem& p, const NullSpace& n,
     NullSpaceResult result;
     if (options.errorHistory) options.errorHistory->clear();
     if (r.size() != p.rows()) r = Eigen::VectorXd::Zero(p.rows());
-    result.normW = operatorNorm(p.W);
+    // ‖W‖ over the friction rows (the rows the null space has).
+    Eigen::VectorXd friction = Eigen::VectorXd::Zero(p.rows());
+    for (int c = 0; c < p.contacts(); ++c)
+        friction.segment(p.offset[static_cast<size_t>(c)], p.dim[static_cast<size_t>(c)]).setOnes();
+    result.normW = operatorNorm(p.W, friction);
     const double omega = options.settings.weight * result.normW;
     result.omega = omega;
     const double scale = p.q.norm();

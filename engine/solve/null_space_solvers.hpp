@@ -69,8 +69,9 @@ Eigen::VectorXd predictImpulses(const LocalProblem& p, const PredictionInputs& i
                                 const NullSpaceSettings& s, int maxIterations, double tolerance,
                                 int* sweeps = nullptr);
 
-/// ‖W‖₂ by power iteration (W symmetric, positive semidefinite).
-double operatorNorm(const Eigen::SparseMatrix<double>& w);
+/// ‖W‖₂ by power iteration (W symmetric, positive semidefinite), on the rows where `mask` is 1
+/// (empty: all).
+double operatorNorm(const Eigen::SparseMatrix<double>& w, const Eigen::VectorXd& mask = {});
 
 /// Solves p (rows as NullSpace n's) by the chosen method; r: the answer (its input is ignored
 /// except by a zero prediction's NLKerGS-P, which starts there: the warm start's memory).

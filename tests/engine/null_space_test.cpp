@@ -189,7 +189,8 @@ TEST(NullSpaceSolvers, JacobiOnZReachesTheAnswerOfGaussSeidelOnTheStoredOperator
         for (int i = 0; i < count[static_cast<size_t>(c)]; ++i)
             for (int j = 0; j < count[static_cast<size_t>(c)]; ++j)
                 EXPECT_NEAR(blocks[static_cast<size_t>(c)][static_cast<size_t>(3 * i + j)],
-                            z(first[static_cast<size_t>(c)] + i, first[static_cast<size_t>(c)] + j), 1e-12);
+                            z(first[static_cast<size_t>(c)] + i, first[static_cast<size_t>(c)] + j),
+                            1e-12);
     PredictionInputs in;
     in.timeStep = 0.01;
     NullSpaceOptions o;
@@ -255,8 +256,8 @@ std::pair<double, double> fiveDiskRun(const char* method, const char* prediction
 
 TEST(NullSpaceSolvers, PredictionCorrectionUnwedgesTheFiveDisksInFewSweeps) {
     // Alart 2014 Figs. 7, 9, 10: NLGS without memory sits at its cap of 150 sweeps on the
-    // wedged disks; NLKerGS-P converges in a tenth to a quarter of that, and with the unilateral prediction
-    // its overlaps stay near NLGS's, where the zero prediction's drift.
+    // wedged disks; NLKerGS-P converges in a tenth to a quarter of that, and with the unilateral
+    // prediction its overlaps stay near NLGS's, where the zero prediction's drift.
     const auto [nlgsSweeps, nlgsOverlap] = fiveDiskRun("nlgs", "zero");
     const auto [unilateralSweeps, unilateralOverlap] = fiveDiskRun("nlkergs-p", "unilateral");
     const auto [zeroSweeps, zeroOverlap] = fiveDiskRun("nlkergs-p", "zero");

@@ -52,7 +52,9 @@ double configurationGap(const Summary& a, const Summary& b) {
     return gap;
 }
 
-std::string pct(double v) { return num(100.0 * v, 2) + " %"; }
+std::string pct(double v) {
+    return num(100.0 * v, 2) + " %";
+}
 
 /// Iterations and violation per step of each run, as two plots.
 void curves(const Context& ctx, CaseReport& report, const std::vector<RunOutcome>& runs,
@@ -77,10 +79,13 @@ void curves(const Context& ctx, CaseReport& report, const std::vector<RunOutcome
             t["violation"].push_back(2.0 * s.meanOverlap);
         }
         std::string file = labels[i];
-        std::replace_if(file.begin(), file.end(), [](char c) { return !std::isalnum(c); }, '_');
+        std::replace_if(
+            file.begin(), file.end(), [](char c) { return !std::isalnum(c); }, '_');
         const std::string csv = ctx.csv(report.id, name + "_" + file, t);
-        iterations.lines.push_back({csv, columnOf(t, "step"), columnOf(t, "sweeps"), labels[i], "lines"});
-        violation.lines.push_back({csv, columnOf(t, "step"), columnOf(t, "violation"), labels[i], "lines"});
+        iterations.lines.push_back(
+            {csv, columnOf(t, "step"), columnOf(t, "sweeps"), labels[i], "lines"});
+        violation.lines.push_back(
+            {csv, columnOf(t, "step"), columnOf(t, "violation"), labels[i], "lines"});
     }
     ctx.plot(report.id, {iterations, violation}, report);
 }
@@ -93,7 +98,8 @@ void fiveDisks(const Context& ctx, CaseReport& report) {
     };
     std::vector<RunSpec> specs{with({}), with({{"warmStart.enabled", "true"}})};
     for (const char* m : {"nlkergs-i", "nlkergs-p"})
-        for (const char* p : {"zero", "linear", "unilateral"}) specs.push_back(with(method(m, p)));
+        for (const char* p : {"zero", "linear", "unilateral"})
+            specs.push_back(with(method(m, p)));
     for (const char* e : {"1e-4", "1e-5", "1e-6"}) {
         auto o = method("nlkergs-p", "elastic");
         o.push_back({"solver.elasticCompliance", e});
@@ -101,7 +107,8 @@ void fiveDisks(const Context& ctx, CaseReport& report) {
     }
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id + " (five disks)");
     std::vector<Summary> s;
-    for (const RunOutcome& r : runs) s.push_back(summaryOf(r, kCap));
+    for (const RunOutcome& r : runs)
+        s.push_back(summaryOf(r, kCap));
     const Summary &cold = s[0], &memory = s[1];
     const Summary* kerI = &s[2];
     const Summary* kerP = &s[5];
@@ -111,8 +118,8 @@ void fiveDisks(const Context& ctx, CaseReport& report) {
     report.checks.push_back(
         {"five disks, NLGS: mean sweeps a step (steps at the cap of 150); violation",
          "with memory improves convergence, for a comparable violation (Fig. 7)",
-         "without memory " + num(cold.meanSweeps, 3) + " (" + std::to_string(cold.capped) +
-             "), " + pct(cold.violation) + "; with " + num(memory.meanSweeps, 3) + " (" +
+         "without memory " + num(cold.meanSweeps, 3) + " (" + std::to_string(cold.capped) + "), " +
+             pct(cold.violation) + "; with " + num(memory.meanSweeps, 3) + " (" +
              std::to_string(memory.capped) + "), " + pct(memory.violation),
          memory.meanSweeps < 0.9 * cold.meanSweeps
              ? "trend holds"
@@ -121,7 +128,8 @@ void fiveDisks(const Context& ctx, CaseReport& report) {
     bool similar = true;
     std::string ours;
     for (int i = 0; i < 3; ++i) {
-        similar = similar && std::abs(kerI[i].meanSweeps - cold.meanSweeps) <= 0.2 * cold.meanSweeps;
+        similar =
+            similar && std::abs(kerI[i].meanSweeps - cold.meanSweeps) <= 0.2 * cold.meanSweeps;
         ours += (i ? ", " : "") + num(kerI[i].meanSweeps, 3) + " (" + pct(kerI[i].violation) + ")";
     }
     report.checks.push_back(
@@ -139,11 +147,11 @@ void fiveDisks(const Context& ctx, CaseReport& report) {
                              "decrease drastically for all three predictions (Fig. 9)", ours,
                              fewer ? "reproduced" : "differs", fewer});
     const bool drifts = kerP[0].violation > 3.0 * std::max(kerP[1].violation, kerP[2].violation);
-    report.checks.push_back(
-        {"five disks, NLKerGS-P r0: violation", "quickly inadmissible (Figs. 10, 11)",
-         pct(kerP[0].violation) + " (rlin " + pct(kerP[1].violation) + ", runil " +
-             pct(kerP[2].violation) + ")",
-         drifts ? "reproduced" : "differs", drifts});
+    report.checks.push_back({"five disks, NLKerGS-P r0: violation",
+                             "quickly inadmissible (Figs. 10, 11)",
+                             pct(kerP[0].violation) + " (rlin " + pct(kerP[1].violation) +
+                                 ", runil " + pct(kerP[2].violation) + ")",
+                             drifts ? "reproduced" : "differs", drifts});
     // NLGS at its cap is itself uncertain: how far memory alone moves its final centres is
     // the scale "like the generic solver's" is judged on.
     const double gapLin = configurationGap(kerP[1], cold) / radius;
@@ -163,8 +171,10 @@ void fiveDisks(const Context& ctx, CaseReport& report) {
          close ? "trend holds: nearer NLGS than r0, overlaps as NLGS's own" : "differs", close});
     ours.clear();
     for (int i = 0; i < 3; ++i)
-        ours += (i ? ", " : "") + num(elastic[i].meanSweeps, 3) + " (" + pct(elastic[i].violation) + ")";
-    const bool elasticLike = std::abs(elastic[1].meanSweeps - kerP[1].meanSweeps) < 0.5 * kerP[1].meanSweeps;
+        ours += (i ? ", " : "") + num(elastic[i].meanSweeps, 3) + " (" + pct(elastic[i].violation) +
+                ")";
+    const bool elasticLike =
+        std::abs(elastic[1].meanSweeps - kerP[1].meanSweeps) < 0.5 * kerP[1].meanSweeps;
     const bool equivalent = elastic[1].violation < 1.5 * cold.violation;
     report.checks.push_back(
         {"five disks, elastic prediction ε = 10⁻⁴, 10⁻⁵, 10⁻⁶ m²/N: mean sweeps (violation)",
@@ -191,23 +201,23 @@ void thirtyDisks(const Context& ctx, CaseReport& report) {
                          std::nullopt});
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id + " (thirty disks)");
     std::vector<Summary> s;
-    for (const RunOutcome& r : runs) s.push_back(summaryOf(r, kCap));
+    for (const RunOutcome& r : runs)
+        s.push_back(summaryOf(r, kCap));
     report.checks.push_back({"thirty disks, NLGS: steps at the cap of 300 (of 20)",
                              "the first six, a wedge at the bottom (Fig. 15)",
-                             std::to_string(s[0].capped), s[0].capped == 6 ? "reproduced"
-                                                          : s[0].capped > 0 ? "differs: wedged longer"
-                                                                            : "differs",
+                             std::to_string(s[0].capped),
+                             s[0].capped == 6  ? "reproduced"
+                             : s[0].capped > 0 ? "differs: wedged longer"
+                                               : "differs",
                              ctx.quick() ? s[0].capped > 0 : s[0].capped <= 8});
     const bool faster = s[1].meanSweeps < 0.2 * s[0].meanSweeps;
     std::string elastic;
     for (int i = 2; i < 5; ++i)
         elastic += (i > 2 ? ", " : "") + num(s[static_cast<size_t>(i)].meanSweeps, 3);
-    report.checks.push_back({"thirty disks, mean sweeps: linear; elastic ε = 10⁻⁴, 10⁻⁵, 10⁻⁶ m²/N",
-                             "linear ≈ 15; elastic ≈ 5 for every ε (Fig. 15)",
-                             num(s[1].meanSweeps, 3) + "; " + elastic,
-                             faster ? "trend holds: a tenth of NLGS's, elastic not below linear"
-                                    : "differs",
-                             faster});
+    report.checks.push_back(
+        {"thirty disks, mean sweeps: linear; elastic ε = 10⁻⁴, 10⁻⁵, 10⁻⁶ m²/N",
+         "linear ≈ 15; elastic ≈ 5 for every ε (Fig. 15)", num(s[1].meanSweeps, 3) + "; " + elastic,
+         faster ? "trend holds: a tenth of NLGS's, elastic not below linear" : "differs", faster});
     const bool corrects = s[3].finalViolation < s[1].finalViolation;
     report.checks.push_back(
         {"thirty disks, final violation: NLGS; linear; elastic ε = 10⁻⁴, 10⁻⁵, 10⁻⁶",
@@ -235,7 +245,8 @@ CaseReport run(const Context& ctx) {
         "Signorini law (no gap stabilisation), h = 10 ms, gravity, the right wall moving in at "
         "1 cm/s; `solver.method` nlgs, nlkergs-i, nlkergs-p with `solver.prediction` and "
         "`solver.elasticCompliance` ε, W̃ = W + ωZ with ω = 0.05 ‖W‖ (the paper's ω = 1 "
-        "against its ‖W‖ ≈ 17–20), η at its default (h/η = 20 times the disks' mean mass), Eq. 10's error 10⁻³. The geometries and "
+        "against its ‖W‖ ≈ 17–20), η at its default (h/η = 20 times the disks' mean mass), Eq. "
+        "10's error 10⁻³. The geometries and "
         "numberings are ours (the paper's figures give none). Violation: the touching "
         "contacts' mean overlap over the mean radius. ε against the disks' m/h² (≈ 0.5 and "
         "0.2 kg/m over 10⁻⁴ s²): 1/ε is 2–5, 20–50 and 200–500 times it.";
@@ -247,7 +258,8 @@ CaseReport run(const Context& ctx) {
 }  // namespace
 
 Case alart2014NullSpaceCase() {
-    return {"alart-2014-null-space", "Wedged disks: the null-space solvers and their predictions", run};
+    return {"alart-2014-null-space", "Wedged disks: the null-space solvers and their predictions",
+            run};
 }
 
 }  // namespace ndem::cli::validation

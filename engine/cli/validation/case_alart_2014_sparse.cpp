@@ -40,7 +40,8 @@ std::optional<ContactProblem> problemOf(const Context& ctx, const char* scene, i
         error = world.error().message;
         return std::nullopt;
     }
-    for (int k = 1; k < step; ++k) world->step();
+    for (int k = 1; k < step; ++k)
+        world->step();
     world->requestContactProblem();
     world->step();
     return world->takeContactProblem();
@@ -70,7 +71,8 @@ Pair solvePair(const LocalProblem& p, const NullSpace& n, double weight) {
 }
 
 std::string sweeps(const NullSpaceResult& r) {
-    return r.converged ? std::to_string(r.iterations) : "∞ (" + std::to_string(kCap) + ": " + num(r.error, 2) + ")";
+    return r.converged ? std::to_string(r.iterations)
+                       : "∞ (" + std::to_string(kCap) + ": " + num(r.error, 2) + ")";
 }
 
 /// Table 2 or 3: sweeps and gap for each of the paper's ω, as weights against its ‖W‖.
@@ -89,7 +91,8 @@ void weights(CaseReport& report, const std::string& label, const LocalProblem& p
         if (i + 1 == omegas.size()) jacobiFailsLarge = !r.jacobi.converged || r.gap > 1e-2;
     }
     std::string list;
-    for (size_t i = 0; i < omegas.size(); ++i) list += (i ? ", " : "") + num(omegas[i], 2);
+    for (size_t i = 0; i < omegas.size(); ++i)
+        list += (i ? ", " : "") + num(omegas[i], 2);
     report.checks.push_back({label + ": sweeps on W̃, NLGS-Jac's, gap, for ω = " + list +
                                  " (weights ω/" + num(paperNorm, 3) + ")",
                              paperRow, "W̃: " + full + "; Jac: " + jacobi + "; gap " + gaps,
@@ -147,21 +150,22 @@ CaseReport run(const Context& ctx) {
     for (const double w : {0.25, 0.5, 1.0, 2.0, 4.0}) {
         const Pair r = solvePair(p, NullSpace::ofContacts(cp), w);
         if (!r.jacobi.converged || r.gap > 1e-2) {
-            where = num(w, 2) + " (ω = " + num(w * r.jacobi.normW, 3) + ", ‖W‖ = " + num(r.jacobi.normW, 3) + ")";
+            where = num(w, 2) + " (ω = " + num(w * r.jacobi.normW, 3) +
+                    ", ‖W‖ = " + num(r.jacobi.normW, 3) + ")";
             break;
         }
     }
-    report.checks.push_back({"NLGS-Jac at large ω: fails at the paper's largest (30, 500 disks); "
-                             "first failing weight ω/‖W‖ on the 500 disks",
-                             "does not converge, or to another answer, at ω = 10 of ‖W‖ = 16.9 "
-                             "and ω = 5 of ‖W‖ = 20.4 (Tables 2, 3)",
-                             std::string(fails30 ? "yes" : "no") + ", " + (fails500 ? "yes" : "no") +
-                                 "; " + where,
-                             fails30 || fails500 ? "reproduced" : "differs: fails at larger ω",
-                             ctx.quick() || fails30 || fails500});
+    report.checks.push_back(
+        {"NLGS-Jac at large ω: fails at the paper's largest (30, 500 disks); "
+         "first failing weight ω/‖W‖ on the 500 disks",
+         "does not converge, or to another answer, at ω = 10 of ‖W‖ = 16.9 "
+         "and ω = 5 of ‖W‖ = 20.4 (Tables 2, 3)",
+         std::string(fails30 ? "yes" : "no") + ", " + (fails500 ? "yes" : "no") + "; " + where,
+         fails30 || fails500 ? "reproduced" : "differs: fails at larger ω",
+         ctx.quick() || fails30 || fails500});
 
     // Table 5's and Fig. 18's rank, Table 6's storage and time.
-    int inPlane = 0;  // unknowns any row moves: three per disk in the plane
+    int inPlane = 0;     // unknowns any row moves: three per disk in the plane
     long hNonZeros = 0;  // H's entries (the rows store the plane's zeros too)
     {
         std::vector<char> used(static_cast<size_t>(cp.J.cols()), 0);
@@ -171,7 +175,8 @@ CaseReport run(const Context& ctx) {
                     used[static_cast<size_t>(it.col())] = 1;
                     ++hNonZeros;
                 }
-        for (char u : used) inPlane += u;
+        for (char u : used)
+            inPlane += u;
     }
     const NullSpace whole = NullSpace::ofContacts(cp, false);
     auto start = std::chrono::steady_clock::now();
@@ -189,8 +194,8 @@ CaseReport run(const Context& ctx) {
              ? "differs: a deposition leaves none, Hᵀ has full rank as it is"
          : n.rank() == n.keptUnknowns() ? "reproduced: full rank once they leave"
                                         : "differs: still rank-deficient",
-         ctx.quick() || (n.floatingBodies() + n.singleContactBodies() > 0 &&
-                         n.rank() == n.keptUnknowns())});
+         ctx.quick() ||
+             (n.floatingBodies() + n.singleContactBodies() > 0 && n.rank() == n.keptUnknowns())});
     const long rows = cp.rows();
     report.checks.push_back(
         {"500 disks, non-zeros: H, W, W̃ stored in full, the sparse null space",
