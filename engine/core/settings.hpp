@@ -262,7 +262,8 @@ void visitSettings(S& s, V&& v) {
                   0.0, 1.0, true},
       s.referenceOverlap);
     v(SettingInfo{"solver.method", "",
-                  "pgs | nncg | apgd | interior-point | nlgs: projected Gauss-Seidel, its "
+                  "pgs | nncg | apgd | interior-point | nlgs | nlkergs-i | nlkergs-p | nlgs-jac: "
+                  "projected Gauss-Seidel, its "
                   "nonsmooth nonlinear conjugate gradient acceleration, Nesterov-accelerated "
                   "projected gradient descent, the primal-dual interior-point method "
                   "(iterations = its Newton steps), or NSCD's nonlinear Gauss-Seidel on the "
@@ -339,8 +340,8 @@ void visitSettings(S& s, V&& v) {
                   0.0},
       s.nullSpace.multiplierStep);
     v(SettingInfo{"solver.nullSpaceBasis", "",
-                  "sparse | dense: nlgs-jac keeps the null-space basis as sparse Householder "
-                  "reflectors, or as a dense matrix"},
+                  "sparse | dense: nlgs-jac applies Z by the sparse Cholesky factor of H H^T, or "
+                  "stores it as a dense matrix"},
       s.nullSpace.basis, kNullSpaceBasisNames);
     v(SettingInfo{"solver.friction", "", "cone | box friction projection"}, s.frictionModel,
       kFrictionModelNames);
