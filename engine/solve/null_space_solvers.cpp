@@ -123,9 +123,11 @@ double operatorNorm(const Eigen::SparseMatrix<double>& w, const Eigen::VectorXd&
     return norm;
 }
 
-NullSpaceResult solveNullSpace(const LocalProblem& p, const NullSpace& n,
-                               const PredictionInputs& in, Eigen::VectorXd& r,
-                               const NullSpaceOptions& options) {
+namespace {
+
+NullSpaceResult solveRegularised(const LocalProblem& p, const NullSpace& n,
+                                 const PredictionInputs& in, Eigen::VectorXd& r,
+                                 const NullSpaceOptions& options) {
     NullSpaceResult result;
     if (options.errorHistory) options.errorHistory->clear();
     if (r.size() != p.rows()) r = Eigen::VectorXd::Zero(p.rows());
@@ -210,6 +212,29 @@ NullSpaceResult solveNullSpace(const LocalProblem& p, const NullSpace& n,
             break;
         }
     }
+    return result;
+}
+
+}  // namespace
+
+NullSpaceResult solveNullSpace(const LocalProblem& p, const NullSpace& n,
+                               const PredictionInputs& in, Eigen::VectorXd& r,
+                               const NullSpaceOptions& options) {
+    const Eigen::VectorXd start = r;
+    NullSpaceResult result = solveRegularised(p, n, in, r, options);
+    // A sweep that blew up (the Jacobi part at too large a weight, a prediction far off)
+    // must not throw the grains: the step takes NLGS on W itself, from where it started.
+    if (r.allFinite() && std::isfinite(result.error) && result.error < 1e3) return result;
+    result.diverged = true;
+    r = start.size() == p.rows() && start.allFinite() ? start : Eigen::VectorXd::Zero(p.rows());
+    NlgsOptions o;
+    o.maxIterations = options.maxIterations;
+    o.tolerance = options.tolerance;
+    o.errorHistory = options.errorHistory;
+    const NlgsResult fallback = solveNlgs(p, r, o);
+    result.iterations += fallback.iterations;
+    result.error = fallback.error;
+    result.converged = fallback.converged;
     return result;
 }
 

@@ -60,6 +60,9 @@ struct NullSpaceResult {
     double error = 0.0;            ///< Eq. 10's error of the last sweep
     bool converged = false;
     bool jacobi = false;  ///< ωZ was swept by Jacobi (Alg. 7)
+    /// The regularised sweep diverged (error above 10³ or not finite): the answer is NLGS's on
+    /// W, its sweeps added to `iterations`.
+    bool diverged = false;
     double omega = 0.0;   ///< ω = weight ‖W‖₂
     double normW = 0.0;   ///< ‖W‖₂
 };

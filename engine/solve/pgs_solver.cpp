@@ -584,11 +584,11 @@ PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<Solv
     lambda = impulses;
     for (int c = 0; c < problem.contacts(); ++c)
         lambda[problem.offset[static_cast<size_t>(c)]] /= problem.scale[static_cast<size_t>(c)];
-    const char* name = kSolverMethodNames[static_cast<size_t>(options.method)];
-    PgsResult result = answer(problem, lambda, rows, bodies, n.jacobi && o.method != NullSpaceMethod::Jacobi
-                                                               ? "null space, Z by Jacobi (rows > 3000)"
-                                                               : name,
-                              n.iterations, n.error);
+    const char* name = n.diverged ? "null space diverged: NLGS on W"
+                       : n.jacobi && o.method != NullSpaceMethod::Jacobi
+                           ? "null space, Z by Jacobi (rows > 3000)"
+                           : kSolverMethodNames[static_cast<size_t>(options.method)];
+    PgsResult result = answer(problem, lambda, rows, bodies, name, n.iterations, n.error);
     result.predictionIterations = n.predictionIterations;
     return result;
 }

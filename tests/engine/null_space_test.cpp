@@ -236,6 +236,34 @@ TEST(NullSpaceSolvers, TheMultiplierVersionAnswersTheOriginalProblem) {
     EXPECT_LT(coulombError(p, r), 1e-6);
 }
 
+TEST(NullSpaceSolvers, ADivergingJacobiSweepFallsBackToNlgsOnW) {
+    // Alart 2014 Table 3: on 500 disks NLGS-Jac diverges at ω = 5 (a weight of 5/20.4). The
+    // step must not take that answer: it takes NLGS's on W, finite, and says so.
+    auto scene = loadSceneFile(NDEM_SOURCE_DIR "/assets/scenes/alart-500-disks.json");
+    ASSERT_TRUE(scene) << scene.error().message;
+    World world = test::makeWorld(scene.value());
+    world.requestContactProblem();
+    world.step();
+    const ContactProblem cp = world.takeContactProblem().value();
+    const LocalProblem p = cp.local();
+    const NullSpace n = NullSpace::ofContacts(cp);
+    NullSpaceOptions o;
+    o.method = NullSpaceMethod::Jacobi;
+    o.settings.prediction = Prediction::Zero;
+    o.settings.weight = 5.0 / 20.4;
+    o.maxIterations = 400;
+    o.tolerance = 1e-4;
+    Eigen::VectorXd r;
+    const NullSpaceResult res = solveNullSpace(p, n, PredictionInputs{}, r, o);
+    EXPECT_TRUE(res.diverged);
+    EXPECT_TRUE(r.allFinite());
+    EXPECT_LT(res.error, 1.0);
+    // At a weight where it converges, no fallback.
+    o.settings.weight = 1.0 / 20.4;
+    r.setZero();
+    EXPECT_FALSE(solveNullSpace(p, n, PredictionInputs{}, r, o).diverged);
+}
+
 /// The five-disk scene run with the given method and prediction: mean sweeps a step and the
 /// largest mean overlap δ/d.
 std::pair<double, double> fiveDiskRun(const char* method, const char* prediction) {

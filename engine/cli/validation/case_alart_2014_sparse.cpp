@@ -71,6 +71,7 @@ Pair solvePair(const LocalProblem& p, const NullSpace& n, double weight) {
 }
 
 std::string sweeps(const NullSpaceResult& r) {
+    if (r.diverged) return "∞ (diverged)";
     return r.converged ? std::to_string(r.iterations)
                        : "∞ (" + std::to_string(kCap) + ": " + num(r.error, 2) + ")";
 }
@@ -86,9 +87,11 @@ void weights(CaseReport& report, const std::string& label, const LocalProblem& p
         const std::string sep = i ? ", " : "";
         full += sep + sweeps(r.full);
         jacobi += sep + sweeps(r.jacobi);
-        gaps += sep + num(r.gap, 1);
-        if (i == 0) small = r.full.converged && r.jacobi.converged && r.gap < 1e-2;
-        if (i + 1 == omegas.size()) jacobiFailsLarge = !r.jacobi.converged || r.gap > 1e-2;
+        gaps += sep + (r.jacobi.diverged ? std::string("–") : num(r.gap, 1));
+        if (i == 0)
+            small = r.full.converged && r.jacobi.converged && !r.jacobi.diverged && r.gap < 1e-2;
+        if (i + 1 == omegas.size())
+            jacobiFailsLarge = !r.jacobi.converged || r.jacobi.diverged || r.gap > 1e-2;
     }
     std::string list;
     for (size_t i = 0; i < omegas.size(); ++i)
@@ -149,7 +152,7 @@ CaseReport run(const Context& ctx) {
     std::string where = "none up to 4";
     for (const double w : {0.25, 0.5, 1.0, 2.0, 4.0}) {
         const Pair r = solvePair(p, NullSpace::ofContacts(cp), w);
-        if (!r.jacobi.converged || r.gap > 1e-2) {
+        if (!r.jacobi.converged || r.jacobi.diverged || r.gap > 1e-2) {
             where = num(w, 2) + " (ω = " + num(w * r.jacobi.normW, 3) +
                     ", ‖W‖ = " + num(r.jacobi.normW, 3) + ")";
             break;
