@@ -153,7 +153,8 @@ NullSpaceResult solveRegularised(const LocalProblem& p, const NullSpace& n,
     if (result.jacobi) {
         const bool dense = options.settings.basis == NullSpaceBasis::Dense;
         if (dense) denseZ = n.projector();
-        term.times = [&](const Eigen::VectorXd& x) -> Eigen::VectorXd {
+        // By value what this block owns (dense): the sweeps call it after the block ends.
+        term.times = [&n, &denseZ, omega, dense](const Eigen::VectorXd& x) -> Eigen::VectorXd {
             if (n.dimension() == 0) return Eigen::VectorXd::Zero(x.size());
             if (dense) return omega * (denseZ * x);
             return omega * n.project(x);
