@@ -7,9 +7,9 @@
 //    the packing goes too), and unknowns that no row moves (a frictionless sphere's rotation,
 //    a disk's out-of-plane motion) leave with them;
 //  - then the sparse Cholesky factor of H Hᵀ = R₁ᵀR₁ (LDLᵀ, fill-reducing order), the first
-//    factor of Le Borne's representation (Alart 2014 Eq. 21, leborne-2008). The solvers need N only through
-//    Z = N Nᵀ for an orthonormal N, the projector onto the null space (‖Z‖ = 1, as the paper
-//    normalises it), and that is Z = I − Hᵀ(HHᵀ)⁻¹H: two products with H and two triangular
+//    factor of Le Borne's representation (Alart 2014 Eq. 21, leborne-2008). The solvers need N only
+//    through Z = N Nᵀ for an orthonormal N, the projector onto the null space (‖Z‖ = 1, as the
+//    paper normalises it), and that is Z = I − Hᵀ(HHᵀ)⁻¹H: two products with H and two triangular
 //    solves with R₁, no L and U of H₁ᵀ − R₁ and no explicit basis. (With HHᵀ + δI, δ = 10⁻¹⁰
 //    of unit columns, so that mechanisms left over cannot break it: null_space.cpp.)
 //
