@@ -200,9 +200,8 @@ NlgsResult solveNlgs(const LocalProblem& p, Eigen::VectorXd& r, const NlgsOption
     if (r.size() != p.rows()) r = Eigen::VectorXd::Zero(p.rows());
     if (options.errorHistory) options.errorHistory->clear();
     NlgsSweeper sweeper(p, options.jacobi);
-    const Eigen::VectorXd& q = options.free ? *options.free : p.q;
-    sweeper.start(r, q);
-    const double scale = options.errorScale > 0.0 ? options.errorScale : p.q.norm();
+    sweeper.start(r, p.q);
+    const double scale = p.q.norm();
     for (int k = 0; k < options.maxIterations; ++k) {
         const double error = sweeper.sweep(r, scale);
         result.iterations = k + 1;

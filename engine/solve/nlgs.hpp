@@ -39,9 +39,6 @@ struct NlgsOptions {
     /// Stop on Siconos' error measure (coulombError, FCLib's) instead of Eq. 10's.
     bool coulombStop = false;
     std::vector<double>* errorHistory = nullptr;  ///< if set: the error after each sweep
-    /// The right-hand side when not p.q (a prediction's shifted one, Alart 2014 Eq. 16).
-    const Eigen::VectorXd* free = nullptr;
-    double errorScale = 0.0;  ///< Eq. 10's denominator; 0: ‖p.q‖
     const NlgsJacobiTerm* jacobi = nullptr;  ///< W̃ = p.W + ωZ with ωZ by Jacobi
 };
 

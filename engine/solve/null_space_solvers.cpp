@@ -11,10 +11,6 @@ namespace ndem {
 
 namespace {
 
-double scaleOf(const PredictionInputs& in, int c) {
-    return in.scale.empty() ? 1.0 : in.scale[static_cast<size_t>(c)];
-}
-
 /// Alg. 4's and 6's D: the contacts overlapping at the step's start (where the gap is not
 /// known, those whose free motion closes them).
 bool active(const LocalProblem& p, const PredictionInputs& in, int c) {
@@ -22,10 +18,9 @@ bool active(const LocalProblem& p, const PredictionInputs& in, int c) {
     return p.q[p.offset[static_cast<size_t>(c)]] < 0.0;
 }
 
-/// The linear or elastic prediction on the active normal rows A: with r_n = s λ_n and the
-/// velocity y_n / s of the row's y = W λ + q, the law r_n = −k (g' + y_n / s) is
-/// (W_AA + diag(s²/k)) λ_A = −(q_A + s g'), k = h/η (linear, g' = 0) or h²/ε (elastic,
-/// g' = g/h).
+/// The linear or elastic prediction on the active normal rows A (p in impulses): the law
+/// r_n = −k (g' + v_n) with v = W r + q is (W_AA + I/k) r_A = −(q_A + g'), k = h/η (linear,
+/// g' = 0) or h²/ε (elastic, g' = g/h).
 Eigen::VectorXd linearPrediction(const LocalProblem& p, const PredictionInputs& in,
                                  const NullSpaceSettings& s, bool elastic) {
     const double h = in.timeStep;
@@ -34,24 +29,21 @@ Eigen::VectorXd linearPrediction(const LocalProblem& p, const PredictionInputs& 
     const double k = elastic ? (s.compliance > 0.0 ? h * h / s.compliance : automatic)
                              : (s.eta > 0.0 ? h / s.eta : automatic);
     std::vector<int> rowOf, slot(static_cast<size_t>(p.rows()), -1);
-    Eigen::VectorXd rhs;
-    std::vector<double> right, diagonal;
+    std::vector<double> right;
     for (int c = 0; c < p.contacts(); ++c) {
         if (!active(p, in, c)) continue;
         const int row = p.offset[static_cast<size_t>(c)];
-        const double sc = scaleOf(in, c);
         slot[static_cast<size_t>(row)] = static_cast<int>(rowOf.size());
         rowOf.push_back(row);
         const double g = elastic && !in.gap.empty() ? in.gap[static_cast<size_t>(c)] / h : 0.0;
-        right.push_back(-(p.q[row] + sc * g));
-        diagonal.push_back(sc * sc / k);
+        right.push_back(-(p.q[row] + g));
     }
     Eigen::VectorXd r = Eigen::VectorXd::Zero(p.rows());
     const int n = static_cast<int>(rowOf.size());
     if (n == 0 || !(k > 0.0) || !std::isfinite(k)) return r;
     std::vector<Eigen::Triplet<double>> t;
     for (int a = 0; a < n; ++a) {
-        t.emplace_back(a, a, diagonal[static_cast<size_t>(a)]);
+        t.emplace_back(a, a, 1.0 / k);
         for (Eigen::SparseMatrix<double>::InnerIterator it(p.W, rowOf[static_cast<size_t>(a)]); it;
              ++it) {
             const int b = slot[static_cast<size_t>(it.row())];
@@ -159,12 +151,7 @@ NullSpaceResult solveRegularised(const LocalProblem& p, const NullSpace& n,
             if (dense) return omega * (denseZ * x);
             return omega * n.project(x);
         };
-        std::vector<int> first, count;
-        for (int c = 0; c < p.contacts(); ++c) {
-            first.push_back(p.offset[static_cast<size_t>(c)]);
-            count.push_back(p.dim[static_cast<size_t>(c)]);
-        }
-        term.diagonal = n.diagonalBlocks(first, count);
+        term.diagonal = n.diagonalBlocks(p.offset, p.dim);
         for (auto& b : term.diagonal)
             for (double& x : b)
                 x *= omega;

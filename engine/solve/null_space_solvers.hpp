@@ -40,7 +40,6 @@ enum class NullSpaceMethod : int { Iterated, Predicted, Jacobi };
 struct PredictionInputs {
     double timeStep = 0.0;      ///< h (s)
     std::vector<double> gap;    ///< per contact, start of step (m; < 0 overlapping); empty: unknown
-    std::vector<double> scale;  ///< per contact, its normal row's scale (r_n = s λ_n); empty: 1
     double meanMass = 0.0;      ///< m̄ of the grains (kg; in the plane kg/m): for η, ε at 0
 };
 

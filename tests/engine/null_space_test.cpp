@@ -19,15 +19,6 @@ namespace {
 constexpr double kR = 0.005;  ///< disk radius (m)
 constexpr double kIn = 1e-6;  ///< how far each contact starts closed (m)
 
-Wall plane(const std::string& name, const Vec3& at, const Vec3& normal) {
-    Wall w;
-    w.name = name;
-    w.shape = WallShape::Plane;
-    w.position = at;
-    w.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), normal);
-    return w;
-}
-
 /// Disks in the plane at `centres`, between walls at x = 0 and x = width (and a floor when
 /// asked), everything touching where placed so; the first step's contact problem.
 ContactProblem firstProblem(const std::vector<Vec3>& centres, double width, bool floor,
@@ -50,9 +41,9 @@ ContactProblem firstProblem(const std::vector<Vec3>& centres, double width, bool
         p.radius = kR;
         scene.particles.push_back(p);
     }
-    scene.walls.push_back(plane("left", Vec3::Zero(), Vec3::UnitX()));
-    scene.walls.push_back(plane("right", Vec3(width, 0.0, 0.0), -Vec3::UnitX()));
-    if (floor) scene.walls.push_back(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+    scene.walls.push_back(test::plane("left", Vec3::Zero(), Vec3::UnitX()));
+    scene.walls.push_back(test::plane("right", Vec3(width, 0.0, 0.0), -Vec3::UnitX()));
+    if (floor) scene.walls.push_back(test::plane("floor", Vec3::Zero(), Vec3::UnitZ()));
     World world = test::makeWorld(scene);
     world.requestContactProblem();
     world.step();
@@ -170,7 +161,7 @@ TEST(NullSpaceSolvers, EachPredictionIsItsLawOnOneContact) {
 
 TEST(NullSpaceSolvers, JacobiOnZReachesTheAnswerOfGaussSeidelOnTheStoredOperator) {
     // Frictionless, W̃ = W + ωZ is positive definite on the kept rows: one answer, which
-    // NLGS on the stored W̃ (Alg. 5) and NLGS-Jac (Alg. 7, sparse or dense N) must all reach.
+    // NLGS on the stored W̃ (Alg. 5) and NLGS-Jac (Alg. 7, Z sparse or dense) must all reach.
     ContactProblem cp;
     LocalProblem p = fiveDisks(&cp);
     for (double& mu : p.mu)
@@ -178,19 +169,13 @@ TEST(NullSpaceSolvers, JacobiOnZReachesTheAnswerOfGaussSeidelOnTheStoredOperator
     const NullSpace n = NullSpace::ofContacts(cp);
     ASSERT_GT(n.dimension(), 0);
     // Z's diagonal blocks by the rows' leverages (sparse solves) are Z's own.
-    std::vector<int> first, count;
-    for (int c = 0; c < p.contacts(); ++c) {
-        first.push_back(p.offset[static_cast<size_t>(c)]);
-        count.push_back(p.dim[static_cast<size_t>(c)]);
-    }
     const Eigen::MatrixXd z = n.projector();
-    const auto blocks = n.diagonalBlocks(first, count);
-    for (int c = 0; c < p.contacts(); ++c)
-        for (int i = 0; i < count[static_cast<size_t>(c)]; ++i)
-            for (int j = 0; j < count[static_cast<size_t>(c)]; ++j)
-                EXPECT_NEAR(blocks[static_cast<size_t>(c)][static_cast<size_t>(3 * i + j)],
-                            z(first[static_cast<size_t>(c)] + i, first[static_cast<size_t>(c)] + j),
-                            1e-12);
+    const auto blocks = n.diagonalBlocks(p.offset, p.dim);
+    for (size_t c = 0; c < p.dim.size(); ++c)
+        for (int i = 0; i < p.dim[c]; ++i)
+            for (int j = 0; j < p.dim[c]; ++j)
+                EXPECT_NEAR(blocks[c][static_cast<size_t>(3 * i + j)],
+                            z(p.offset[c] + i, p.offset[c] + j), 1e-12);
     PredictionInputs in;
     in.timeStep = 0.01;
     NullSpaceOptions o;
@@ -284,7 +269,7 @@ std::pair<double, double> fiveDiskRun(const char* method, const char* prediction
 
 TEST(NullSpaceSolvers, PredictionCorrectionUnwedgesTheFiveDisksInFewSweeps) {
     // Alart 2014 Figs. 7, 9, 10: NLGS without memory sits at its cap of 150 sweeps on the
-    // wedged disks; NLKerGS-P converges in a tenth to a quarter of that, and with the unilateral
+    // wedged disks; NLKerGS-P converges in under a third of that, and with the unilateral
     // prediction its overlaps stay near NLGS's, where the zero prediction's drift.
     const auto [nlgsSweeps, nlgsOverlap] = fiveDiskRun("nlgs", "zero");
     const auto [unilateralSweeps, unilateralOverlap] = fiveDiskRun("nlkergs-p", "unilateral");

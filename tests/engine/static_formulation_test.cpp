@@ -12,18 +12,9 @@ constexpr double kR = 0.005;      ///< disk radius (m)
 constexpr double kRho = 2600.0;   ///< kg/m³
 constexpr double kSigma = 100.0;  ///< servo stress (N/m per metre in the plane)
 
-Wall plane(const std::string& name, const Vec3& at, const Vec3& normal) {
-    Wall w;
-    w.name = name;
-    w.shape = WallShape::Plane;
-    w.position = at;
-    w.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), normal);
-    return w;
-}
-
 /// A servo wall pushing along its normal with σ over `length` (per metre of thickness).
 Wall servo(const std::string& name, const Vec3& at, const Vec3& normal, double length) {
-    Wall w = plane(name, at, normal);
+    Wall w = test::plane(name, at, normal);
     w.servo.active = true;
     w.servo.direction = normal;
     w.servo.stress = kSigma;
@@ -79,7 +70,7 @@ TEST(StaticFormulation, AServoWallOnAStackCarriesSigmaAAndTheFloorTheWeightBesid
     for (int k = 0; k < 3; ++k)
         addDisk(scene, Vec3(0.0, 0.0, kR + 2.0 * kR * k));
     const double length = 2.0 * kR;
-    scene.walls.push_back(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+    scene.walls.push_back(test::plane("floor", Vec3::Zero(), Vec3::UnitZ()));
     scene.walls.push_back(servo("top", Vec3(0.0, 0.0, 6.0 * kR), -Vec3::UnitZ(), length));
     World world = test::makeWorld(scene);
     test::runUntil(world, 1.0);
@@ -95,7 +86,7 @@ TEST(StaticFormulation, AServoWallOnAStackCarriesSigmaAAndTheFloorTheWeightBesid
 TEST(StaticFormulation, AServoWallThatTouchesNothingClosesInAtItsMaxSpeedThenHolds) {
     Scene scene = baseScene(staticSettings(), 0.5);
     addDisk(scene, Vec3(0.0, 0.0, kR));
-    scene.walls.push_back(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+    scene.walls.push_back(test::plane("floor", Vec3::Zero(), Vec3::UnitZ()));
     // 0.35 mm above the disk: at 10 mm/s it arrives within the fourth step.
     scene.walls.push_back(
         servo("top", Vec3(0.0, 0.0, 2.0 * kR + 3.5e-4), -Vec3::UnitZ(), 2.0 * kR));
@@ -116,8 +107,8 @@ TEST(StaticFormulation, TwoServoWallsSqueezeARowWhileTheTopHoldsIt) {
     for (int k = 0; k < 3; ++k)
         addDisk(scene, Vec3(2.0 * kR * (k - 1), 0.0, kR));
     const double height = 2.0 * kR;
-    scene.walls.push_back(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
-    scene.walls.push_back(plane("lid", Vec3(0.0, 0.0, height), -Vec3::UnitZ()));
+    scene.walls.push_back(test::plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+    scene.walls.push_back(test::plane("lid", Vec3(0.0, 0.0, height), -Vec3::UnitZ()));
     scene.walls.push_back(servo("left", Vec3(-3.0 * kR, 0.0, 0.0), Vec3::UnitX(), height));
     scene.walls.push_back(servo("right", Vec3(3.0 * kR, 0.0, 0.0), -Vec3::UnitX(), height));
     World world = test::makeWorld(scene);
@@ -143,8 +134,8 @@ World pyramidUnderALid(double friction, double gap, SlidingRule rule, bool rough
     addDisk(scene, Vec3(-kR, 0.0, kR));
     addDisk(scene, Vec3(kR, 0.0, kR));
     addDisk(scene, Vec3(0.0, 0.0, apex));
-    scene.walls.push_back(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
-    Wall lid = plane("lid", Vec3(0.0, 0.0, apex + kR), -Vec3::UnitZ());
+    scene.walls.push_back(test::plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+    Wall lid = test::plane("lid", Vec3(0.0, 0.0, apex + kR), -Vec3::UnitZ());
     lid.linearVelocity = Vec3(0.0, 0.0, -1e-3);
     scene.walls.push_back(lid);
     scene.walls.push_back(servo("left", Vec3(-2.0 * kR - gap, 0.0, 0.0), Vec3::UnitX(), 2.0 * kR));

@@ -16,10 +16,21 @@ inline World makeWorld(const Scene& scene) {
     return world ? std::move(world.value()) : World{};
 }
 
+/// A plane wall through `at` whose normal (into the grains) is `normal`.
+inline Wall plane(const std::string& name, const Vec3& at, const Vec3& normal) {
+    Wall w;
+    w.name = name;
+    w.shape = WallShape::Plane;
+    w.position = at;
+    w.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), normal);
+    return w;
+}
+
 /// Steps until simulated time t (s); returns the last step's stats.
 inline StepStats runUntil(World& world, double t) {
     StepStats stats;
-    while (world.time() < t - 1e-12) stats = world.step();
+    while (world.time() < t - 1e-12)
+        stats = world.step();
     return stats;
 }
 
