@@ -3,7 +3,10 @@
 // method (krabbenhoft-2012), each only as far as it must go for the normal impulses to come
 // within `target` of the exact answer of the law it solves (load-weighted); the sweeps or
 // Newton steps and the wall time that took. The PGS solves Coulomb's law, whose exact answer is
-// taken to Siconos' error 10⁻⁹; the interior point the associated rule, to round-off.
+// taken to Siconos' error 10⁻⁹; the interior point the associated rule, to round-off. With
+// `nullSpace`, Alart 2014's solvers race too, against Coulomb's answer: NLGS on W cold and with
+// memory, NLKerGS-P (linear and elastic prediction) and NLGS-Jac, each watched after every
+// sweep (the null space is factored once a solve, as a step factors it).
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "solve/contact_problem.hpp"
@@ -15,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace ndem {
 
@@ -78,8 +82,14 @@ void sortBy(Table& t, const std::string& key) {
 
 class SolverRace final : public Measurement {
   public:
-    SolverRace(double at, double target, int maxSweeps)
-        : m_at(at), m_target(target), m_maxSweeps(maxSweeps) {}
+    SolverRace(double at, double target, int maxSweeps, bool nullSpace, int maxNlgsSweeps,
+               int maxNullSpaceSweeps)
+        : m_at(at),
+          m_target(target),
+          m_maxSweeps(maxSweeps),
+          m_maxNlgsSweeps(maxNlgsSweeps),
+          m_maxNullSpaceSweeps(maxNullSpaceSweeps),
+          m_nullSpace(nullSpace) {}
     std::string name() const override { return "solverRace"; }
 
     void prepare(World& world) override {
@@ -146,6 +156,47 @@ class SolverRace final : public Measurement {
         const Clock::time_point start = Clock::now();
         timed.solve(rows, bodies, o);
         f.seconds = secondsSince(start);
+        return f;
+    }
+
+    /// One of Alart 2014's solvers (NLGS on W, NLKerGS-P, NLGS-Jac) from `rows0`, watched
+    /// after each sweep and stopped there once within the target: its sweeps and the wall time
+    /// of that one solve, null space and prediction included (the watch's own cost, one pass
+    /// over the contacts a sweep, too). `best`: the least error any sweep reached.
+    Finish nlgsFamily(const StepProblem& step, SolverMethod method, Prediction prediction, int cap,
+                      const std::vector<SolverContact>& rows0,
+                      const std::vector<SolverBody>& bodies0, const NormalError& error,
+                      Table& curve, double& best) {
+        std::vector<SolverContact> rows = rows0;
+        std::vector<SolverBody> bodies = bodies0;
+        PgsOptions o = step.options;
+        o.method = method;
+        o.nullSpace.prediction = prediction;
+        o.iterations = cap;
+        o.relativeTolerance = 0.0;
+        o.overlaps = step.overlaps;
+        Finish f;
+        best = std::numeric_limits<double>::infinity();
+        int k = 0;
+        double nextRecord = 1.0;
+        const SweepObserver watch = [&](const Eigen::VectorXd& lambda) {
+            const double e = error.ofVector(lambda);
+            best = std::min(best, e);
+            const bool reached = e <= m_target;
+            if (++k >= nextRecord || reached || k == cap) {
+                curve["sweeps"].push_back(k);
+                curve["error"].push_back(e);
+                while (nextRecord <= k)
+                    nextRecord *= std::sqrt(2.0);
+            }
+            if (reached) f.count = k;
+            return reached;
+        };
+        o.sweepObserver = &watch;
+        PgsSolver solver;
+        const Clock::time_point start = Clock::now();
+        solver.solve(rows, bodies, o);
+        if (f.count > 0) f.seconds = secondsSince(start);
         return f;
     }
 
@@ -259,9 +310,6 @@ class SolverRace final : public Measurement {
         r.scalars["interiorPointNewtonSteps"] = ip.count;
         r.scalars["interiorPointSeconds"] = ip.seconds;
         r.scalars["interiorPointConvergedSteps"] = converged;
-        r.tables["pgsCold"] = coldCurve;
-        r.tables["pgsWarm"] = warmCurve;
-        r.tables["interiorPoint"] = ipCurve;
         auto finish = [](const Finish& f, const char* unit) {
             char s[80];
             if (f.count < 0)
@@ -270,14 +318,51 @@ class SolverRace final : public Measurement {
                 std::snprintf(s, sizeof s, "%d %s, %.3g s", f.count, unit, f.seconds);
             return std::string(s);
         };
+        std::string alart;
+        if (m_nullSpace) {
+            // Alart 2014's solvers against Coulomb's exact answer, as the PGS: NLGS without
+            // and with memory, then the null-space solvers with the linear prediction (the
+            // default) and NLKerGS-P with the elastic one too.
+            struct Entry {
+                const char* key;
+                SolverMethod method;
+                Prediction prediction;
+                bool memory;
+            };
+            const Entry entries[] = {
+                {"nlgsCold", SolverMethod::Nlgs, Prediction::Linear, false},
+                {"nlgsMemory", SolverMethod::Nlgs, Prediction::Linear, true},
+                {"nlkergsP", SolverMethod::NlkergsP, Prediction::Linear, false},
+                {"nlkergsPElastic", SolverMethod::NlkergsP, Prediction::Elastic, false},
+                {"nlgsJac", SolverMethod::NlgsJac, Prediction::Linear, false}};
+            for (const Entry& e : entries) {
+                Table curve;
+                double best = 0.0;
+                const bool nlgs = e.method == SolverMethod::Nlgs;
+                const Finish f = nlgsFamily(
+                    step, e.method, e.prediction, nlgs ? m_maxNlgsSweeps : m_maxNullSpaceSweeps,
+                    e.memory ? step.rows : coldRows, e.memory ? step.bodies : coldBodies, error,
+                    curve, best);
+                const std::string key = e.key;
+                r.scalars[key + "Sweeps"] = f.count;
+                r.scalars[key + "Seconds"] = f.seconds;
+                r.scalars[key + "BestError"] = best;
+                r.tables[key] = curve;
+                alart += "; " + key + " " + finish(f, "sweeps");
+            }
+        }
+        r.tables["pgsCold"] = coldCurve;
+        r.tables["pgsWarm"] = warmCurve;
+        r.tables["interiorPoint"] = ipCurve;
         r.headline = "to " + std::to_string(m_target) + " of the normal impulses (" +
                      std::to_string(p.contacts()) + " contacts): PGS cold " +
                      finish(cold, "sweeps") + "; warm " + finish(warm, "sweeps") +
-                     "; interior point " + finish(ip, "Newton steps");
+                     "; interior point " + finish(ip, "Newton steps") + alart;
     }
 
     double m_at, m_target;
-    int m_maxSweeps;
+    int m_maxSweeps, m_maxNlgsSweeps, m_maxNullSpaceSweeps;
+    bool m_nullSpace;
     bool m_requested = false, m_done = false;
     MeasurementResult m_result;
 };
@@ -287,22 +372,38 @@ class SolverRace final : public Measurement {
 extern const MeasurementFactory kSolverRaceMeasurement{
     "solverRace",
     "the step at time `at` solved again by the PGS cold, the PGS warm started and the interior "
-    "point, each to `target` of the exact normal impulses: sweeps or Newton steps and wall time",
+    "point (with nullSpace, Alart 2014's solvers too), each to `target` of the exact normal "
+    "impulses: sweeps or Newton steps and wall time",
     {{"at", MeasurementParameter::Number, "simulated time of the raced step (s, default 0)"},
      {"target", MeasurementParameter::Number,
       "error of the normal impulses to reach, sum |l - l*| / sum l* (default 0.01)"},
-     {"maxSweeps", MeasurementParameter::Whole, "the PGS gives up here (default 100000)"}},
+     {"maxSweeps", MeasurementParameter::Whole, "the PGS gives up here (default 100000)"},
+     {"nullSpace", MeasurementParameter::Whole,
+      "1: race Alart 2014's solvers too, NLGS cold and with memory, NLKerGS-P and NLGS-Jac "
+      "(default 0)"},
+     {"maxNlgsSweeps", MeasurementParameter::Whole, "NLGS gives up here (default 20000)"},
+     {"maxNullSpaceSweeps", MeasurementParameter::Whole,
+      "NLKerGS-P and NLGS-Jac give up here (default 300)"}},
     [](const MeasurementRequest& r, const World& world) -> Expected<std::unique_ptr<Measurement>> {
         const double target = r.number("target", 0.01);
         const int maxSweeps = static_cast<int>(r.number("maxSweeps", 100000));
         if (!(target > 0.0 && target < 1.0))
             return Error{"measurement 'solverRace': target must be > 0 and < 1"};
         if (maxSweeps < 1) return Error{"measurement 'solverRace': maxSweeps must be >= 1"};
+        const double nullSpace = r.number("nullSpace", 0.0);
+        const int maxNlgsSweeps = static_cast<int>(r.number("maxNlgsSweeps", 20000));
+        const int maxNullSpaceSweeps = static_cast<int>(r.number("maxNullSpaceSweeps", 300));
+        if (nullSpace != 0.0 && nullSpace != 1.0)
+            return Error{"measurement 'solverRace': nullSpace must be 0 or 1"};
+        if (maxNlgsSweeps < 1 || maxNullSpaceSweeps < 1)
+            return Error{
+                "measurement 'solverRace': maxNlgsSweeps and maxNullSpaceSweeps must be >= 1"};
         if (world.settings().mode == StepMode::Smooth)
             return Error{
                 "measurement 'solverRace': races the nonsmooth solvers (mode semi-smooth "
                 "or nonsmooth)"};
-        return std::unique_ptr<Measurement>(new SolverRace(r.number("at", 0.0), target, maxSweeps));
+        return std::unique_ptr<Measurement>(new SolverRace(r.number("at", 0.0), target, maxSweeps,
+                                                          nullSpace == 1.0, maxNlgsSweeps, maxNullSpaceSweeps));
     }};
 
 }  // namespace ndem

@@ -211,6 +211,7 @@ NlgsResult solveNlgs(const LocalProblem& p, Eigen::VectorXd& r, const NlgsOption
             result.converged = true;
             break;
         }
+        if (options.observe && (*options.observe)(r)) break;
     }
     return result;
 }

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "solve/local_problem.hpp"
+#include "solve/sweep_observer.hpp"
 
 #include <array>
 #include <functional>
@@ -40,6 +41,7 @@ struct NlgsOptions {
     bool coulombStop = false;
     std::vector<double>* errorHistory = nullptr;  ///< if set: the error after each sweep
     const NlgsJacobiTerm* jacobi = nullptr;  ///< W̃ = p.W + ωZ with ωZ by Jacobi
+    const SweepObserver* observe = nullptr;  ///< after each sweep, with r; true stops
 };
 
 struct NlgsResult {

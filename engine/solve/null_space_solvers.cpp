@@ -159,10 +159,12 @@ NullSpaceResult solveRegularised(const LocalProblem& p, const NullSpace& n,
         regularised.W = fullOperator(p, n, omega);
     }
     NlgsSweeper sweeper(regularised, result.jacobi ? &term : nullptr);
+    // True: the solve ends here (converged, or the observer stops it).
     auto record = [&](double error) {
         result.error = error;
         if (options.errorHistory) options.errorHistory->push_back(error);
-        return error <= options.tolerance;
+        result.converged = error <= options.tolerance;
+        return result.converged || (options.observe && (*options.observe)(r));
     };
 
     if (options.method == NullSpaceMethod::Iterated) {
@@ -181,10 +183,7 @@ NullSpaceResult solveRegularised(const LocalProblem& p, const NullSpace& n,
             m = next;
             error += scale > 0.0 ? moved.norm() / scale : moved.norm();
             result.iterations = k + 1;
-            if (record(error)) {
-                result.converged = true;
-                break;
-            }
+            if (record(error)) break;
         }
         return result;
     }
@@ -195,10 +194,7 @@ NullSpaceResult solveRegularised(const LocalProblem& p, const NullSpace& n,
     for (int k = 0; k < options.maxIterations; ++k) {
         const double error = sweeper.sweep(r, scale);
         result.iterations = k + 1;
-        if (record(error)) {
-            result.converged = true;
-            break;
-        }
+        if (record(error)) break;
     }
     return result;
 }
@@ -219,6 +215,7 @@ NullSpaceResult solveNullSpace(const LocalProblem& p, const NullSpace& n,
     o.maxIterations = options.maxIterations;
     o.tolerance = options.tolerance;
     o.errorHistory = options.errorHistory;
+    o.observe = options.observe;
     const NlgsResult fallback = solveNlgs(p, r, o);
     result.iterations += fallback.iterations;
     result.error = fallback.error;

@@ -25,6 +25,7 @@
 
 #include "core/settings.hpp"
 #include "solve/local_problem.hpp"
+#include "solve/sweep_observer.hpp"
 
 #include <Eigen/Core>
 
@@ -51,6 +52,7 @@ struct NullSpaceOptions {
     /// Gauss–Seidel on W̃ stored in full up to this many rows; above, Jacobi on ωZ (Alg. 7).
     int fullLimit = 3000;
     std::vector<double>* errorHistory = nullptr;
+    const SweepObserver* observe = nullptr;  ///< after each sweep, with r; true stops
 };
 
 struct NullSpaceResult {

@@ -556,6 +556,7 @@ PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<Solv
         o.maxIterations = options.iterations;
         o.tolerance = options.relativeTolerance;
         o.errorHistory = options.residualHistory;
+        o.observe = options.sweepObserver;
         const NlgsResult n = solveNlgs(problem.local(), lambda, o);
         return answer(problem, lambda, rows, bodies, "nlgs", n.iterations, n.error);
     }
@@ -576,14 +577,22 @@ PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<Solv
     o.maxIterations = options.iterations;
     o.tolerance = options.relativeTolerance;
     o.errorHistory = options.residualHistory;
+    // Impulses r = s λ on the normal rows (s the Hertz rows' scale); λ = r / s back.
+    auto toImpulses = [&](Eigen::VectorXd x, bool back) {
+        for (int c = 0; c < problem.contacts(); ++c) {
+            const double s = problem.scale[static_cast<size_t>(c)];
+            x[problem.offset[static_cast<size_t>(c)]] *= back ? 1.0 / s : s;
+        }
+        return x;
+    };
+    const SweepObserver watch = [&](const Eigen::VectorXd& r) {
+        return (*options.sweepObserver)(toImpulses(r, true));
+    };
+    if (options.sweepObserver) o.observe = &watch;
     const NullSpace basis = NullSpace::ofContacts(problem);
-    Eigen::VectorXd impulses = lambda;
-    for (int c = 0; c < problem.contacts(); ++c)
-        impulses[problem.offset[static_cast<size_t>(c)]] *= problem.scale[static_cast<size_t>(c)];
+    Eigen::VectorXd impulses = toImpulses(lambda, false);
     const NullSpaceResult n = solveNullSpace(physical, basis, in, impulses, o);
-    lambda = impulses;
-    for (int c = 0; c < problem.contacts(); ++c)
-        lambda[problem.offset[static_cast<size_t>(c)]] /= problem.scale[static_cast<size_t>(c)];
+    lambda = toImpulses(impulses, true);
     const char* name = n.diverged ? "null space diverged: NLGS on W"
                        : n.jacobi && o.method != NullSpaceMethod::Jacobi
                            ? "null space, Z by Jacobi (rows > 3000)"

@@ -9,6 +9,7 @@
 #include "solve/pgs_kernel.hpp"
 #include "solve/solver_body.hpp"
 #include "solve/solver_contact.hpp"
+#include "solve/sweep_observer.hpp"
 
 #include <array>
 #include <cstdint>
@@ -53,6 +54,9 @@ struct PgsOptions {
     /// Per ContactSet contact (SolverContact::contact): the overlap at the step's start, which
     /// the predictions take as the gap's opposite; empty: unknown.
     std::span<const double> overlaps;
+    /// The NLGS family: called after each sweep with λ in ContactProblem::fromRows' rows
+    /// (ProblemForm{dimension, false, true}); true stops the solve.
+    const SweepObserver* sweepObserver = nullptr;
 };
 
 struct PgsResult {

@@ -53,7 +53,8 @@ struct StepProblem {
     double time = 0.0;  ///< simulated time at the start of the step (s)
     std::vector<SolverContact> rows;
     std::vector<SolverBody> bodies;
-    PgsOptions options;  ///< no residual history
+    PgsOptions options;  ///< no residual history; overlaps: point them at `overlaps`
+    std::vector<double> overlaps;  ///< per contact at the step's start (PgsOptions::overlaps)
 };
 
 /// Owns bodies, geometry, materials and contacts, and advances them one step at a time.

@@ -12,18 +12,20 @@ extern const MeasurementFactory kSolverRaceMeasurement;
 
 namespace {
 
-MeasurementResult race(int spheres, double target, double rolling = 0.0, double at = 0.25) {
+StepSettings raceSettings() {
     StepSettings s;
     s.timeStep = 5e-3;
     s.iterations = 100;
     s.warmStart = true;
     s.threads = 1;
-    Material grain = scenes::warmStartGrain();
-    grain.rollingResistance = rolling;
-    World world = test::makeWorld(scenes::column(spheres, 0.013, grain, s));
+    return s;
+}
+
+MeasurementResult raceScene(const Scene& scene, double target, double at, bool nullSpace) {
+    World world = test::makeWorld(scene);
     MeasurementRequest request;
     request.type = "solverRace";
-    request.numbers = {{"at", at}, {"target", target}};
+    request.numbers = {{"at", at}, {"target", target}, {"nullSpace", nullSpace ? 1.0 : 0.0}};
     auto m = kSolverRaceMeasurement.make(request, world);
     EXPECT_TRUE(m) << m.error().message;
     if (!m) return {};
@@ -33,6 +35,13 @@ MeasurementResult race(int spheres, double target, double rolling = 0.0, double 
         (*m)->sample(world, stats);
     }
     return (*m)->result();
+}
+
+MeasurementResult race(int spheres, double target, double rolling = 0.0, double at = 0.25,
+                       bool nullSpace = false) {
+    Material grain = scenes::warmStartGrain();
+    grain.rollingResistance = rolling;
+    return raceScene(scenes::column(spheres, 0.013, grain, raceSettings()), target, at, nullSpace);
 }
 
 TEST(SolverRace, TheColumnsSweepsGrowWithItsHeightAndTheNewtonStepsDoNot) {
@@ -70,6 +79,43 @@ TEST(SolverRace, AStandingColumnWithRollingResistance) {
     EXPECT_GE(high.scalars.at("pgsColdSweeps"), 4.0 * low.scalars.at("pgsColdSweeps"));
     EXPECT_LE(high.scalars.at("interiorPointConvergedSteps"),
               1.5 * low.scalars.at("interiorPointConvergedSteps"));
+}
+
+// Alart 2014's solvers raced on a column: a column has no self-stress (each grain's top
+// contact is held by the one below alone), so the null space of H is empty and the null-space
+// solvers are NLGS from their prediction: all of them reach Coulomb's answer.
+TEST(SolverRace, OnAColumnEveryNullSpaceSolverReachesCoulombsAnswer) {
+    const MeasurementResult r = race(20, 0.01, 0.0, 0.25, true);
+    ASSERT_TRUE(r.scalars.count("nlgsColdSweeps")) << r.headline;
+    for (const char* key : {"nlgsCold", "nlgsMemory", "nlkergsP", "nlkergsPElastic", "nlgsJac"}) {
+        const std::string k = key;
+        EXPECT_GT(r.scalars.at(k + "Sweeps"), 0.0) << k << ": " << r.headline;
+        EXPECT_LE(r.scalars.at(k + "BestError"), 0.01) << k;
+        EXPECT_LE(r.tables.at(k).at("error").back(), 0.01) << k;
+    }
+    // Memory (the step's warm start) begins nearer (Alart 2014 Sec. 2.3).
+    EXPECT_LE(r.scalars.at("nlgsMemorySweeps"), r.scalars.at("nlgsColdSweeps"));
+}
+
+// A bed at rest carries self-stress: its weight is shared among more contacts than
+// equilibrium fixes, and the contacts' compliance and overlaps decide the share. That share
+// is the null space's, which NLKerGS-P and NLGS-Jac take from their prediction (Alart 2014
+// Eq. 16): NLGS reaches the compliant answer, they stop short of it whatever they sweep; the
+// elastic prediction, springs on the overlaps, comes nearer than the linear one's dampers.
+TEST(SolverRace, OnABedAtRestTheNullSpaceSolversKeepTheirPredictionsSelfStress) {
+    const MeasurementResult r = raceScene(
+        scenes::bed(200, 0.013, scenes::warmStartGrain(), raceSettings(), 3), 0.01, 1.0, true);
+    ASSERT_TRUE(r.scalars.count("nlgsColdSweeps")) << r.headline;
+    EXPECT_GT(r.scalars.at("contacts"), 250.0);  // hyperstatic: more contacts than grains
+    EXPECT_GT(r.scalars.at("nlgsColdSweeps"), 0.0) << r.headline;
+    EXPECT_GT(r.scalars.at("nlgsMemorySweeps"), 0.0);
+    EXPECT_LE(r.scalars.at("nlgsMemorySweeps"), r.scalars.at("nlgsColdSweeps"));
+    for (const char* key : {"nlkergsP", "nlkergsPElastic", "nlgsJac"})
+        EXPECT_LT(r.scalars.at(std::string(key) + "Sweeps"), 0.0) << key << ": " << r.headline;
+    EXPECT_GT(r.scalars.at("nlkergsPBestError"), 0.05);
+    // Gauss–Seidel on W̃ and NLGS-Jac (Jacobi on ωZ) share the fixed point.
+    EXPECT_NEAR(r.scalars.at("nlgsJacBestError"), r.scalars.at("nlkergsPBestError"), 1e-3);
+    EXPECT_LT(r.scalars.at("nlkergsPElasticBestError"), r.scalars.at("nlkergsPBestError"));
 }
 
 TEST(SolverRace, RefusesABadTarget) {
