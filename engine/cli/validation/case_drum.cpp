@@ -59,7 +59,8 @@ CaseReport run(const Context& ctx) {
     auto stdOf = [&](size_t i, const char* k) { return runs[i].scalar("drum", k); };
     const std::string hi = std::to_string(high);
     if (!ctx.quick()) {
-        const bool plugOk = std::abs(plug(0) - 0.58) <= 0.05 + stdOf(0, "plugFractionStd");
+        // Judged by the paper's stated error alone: the run's own scatter is reported beside.
+        const bool plugOk = std::abs(plug(0) - 0.58) <= 0.05;
         report.checks.push_back({"plug-zone fraction, N_it = 500, cold", "58 ± 5 %",
                                  num(100 * plug(0), 3) + " ± " + num(100 * stdOf(0, "plugFractionStd"), 2) + " %",
                                  plugOk ? "reproduced" : "differs (see findings)", plugOk});
@@ -73,7 +74,7 @@ CaseReport run(const Context& ctx) {
                                  "(caps not specified)",
                                  num(100 * plug(4), 3) + " % / " + num(angle(4), 3) + "°",
                                  "reported", true});
-        const bool mrOk = std::abs(angle(5) - 44.0) <= 3.0 + stdOf(5, "dynamicAngleStd");
+        const bool mrOk = std::abs(angle(5) - 44.0) <= 3.0;
         report.checks.push_back({"dynamic angle, model-reduction drum (Ω = 0.5 rad/s, linear k_n = 3 kN/m, "
                                  "N_it = 500)", "44 ± 3° (Table 3)",
                                  num(angle(5), 3) + "° ± " + num(stdOf(5, "dynamicAngleStd"), 2) + "° (plug " +
