@@ -1,5 +1,5 @@
 // The Janssen profile along the centre axis of a silo (servin-2014 Sec. 5.1, Fig. 4): the
-// Love–Weber contact stress in slices of a central column, against depth. Where wallPressure
+// Love–Weber contact stress of the grains in slices of a central column, against depth. Where wallPressure
 // sees the horizontal stress at the wall, this sees the stress inside the material. In the
 // plane the column is a strip about the middle line of a bin (SiloFrame), its stresses per
 // metre of thickness, the pressure the mean of σ_xx and σ_zz.
@@ -46,23 +46,38 @@ public:
                       : std::max<size_t>(1, static_cast<size_t>(std::ceil(silo.height / m_slice))),
                 Mat3::Zero());
 
-        // Love–Weber: each contact whose point lies in the column adds f ⊗ l to the slice
-        // holding that point (contact-point binning). Both vectors go to the wall's frame so
-        // that zz is along the axis.
+        // Love–Weber grain by grain: a grain whose centre lies in the column adds, for each of
+        // its contacts, f ⊗ (x_c − x_grain) to the slice holding its centre (f the force the
+        // contact puts on the other side; a pair's two halves add up to f ⊗ (x_B − x_A), a
+        // wall's contact has the grain's half only). Binning whole contacts by their points
+        // instead put the contacts between a floor-ordered layer and the next on a slice
+        // boundary, ±20 % on the two lowest slices of a bed at rest. Both vectors go to the
+        // wall's frame so that zz is along the axis.
         const ContactSet& c = world.contacts();
         const Quat toLocal = silo.orientation.conjugate();
+        auto add = [&](Index grain, const Vec3& force, const Vec3& lever) {
+            const Vec3 centre = silo.toLocal(p.position[grain]);
+            if (std::hypot(centre.x(), centre.y()) > m_radius) return;
+            // The plane's bin has no top: its slices go as high as the grains.
+            if (plane && centre.z() >= m_slice * m_stress.size() && centre.z() < 1e5 * m_slice)
+                m_stress.resize(static_cast<size_t>(centre.z() / m_slice) + 1, Mat3::Zero());
+            // Spread over the grain's height, [z − r, z + r], slice by slice: a layer of
+            // grains ordered by the floor then counts where its grains are, whatever the slice.
+            const double r = p.radius[grain];
+            const Mat3 term = (toLocal * force) * (toLocal * lever).transpose();
+            const double low = std::max(0.0, centre.z() - r);
+            const double high = std::min(m_slice * m_stress.size(), centre.z() + r);
+            for (double z = low; z < high;) {
+                const size_t k = static_cast<size_t>(z / m_slice);
+                const double top = std::min(high, (k + 1) * m_slice);
+                m_stress[k] += term * ((top - z) / (high - low));
+                z = top;
+            }
+        };
         for (size_t k = 0; k < c.size(); ++k) {
-            const Vec3 point = silo.toLocal(contactPoint(c, k, p));
-            if (std::hypot(point.x(), point.y()) > m_radius) continue;
-            // The plane's bin has no top: its slices go as high as the contacts.
-            if (plane && point.z() >= m_slice * m_stress.size() && point.z() < 1e5 * m_slice)
-                m_stress.resize(static_cast<size_t>(point.z() / m_slice) + 1, Mat3::Zero());
-            // A floor at the base has its contact points δ/2 below it; they carry the whole
-            // column and belong to the lowest slice (p0 of Fig. 4), not outside it.
-            if (point.z() < -m_slice || point.z() >= m_slice * m_stress.size()) continue;
-            const size_t slice = static_cast<size_t>(std::max(0.0, point.z()) / m_slice);
-            m_stress[slice] +=
-                (toLocal * contactForceOnB(c, k, h)) * (toLocal * contactBranch(c, k)).transpose();
+            const Vec3 f = contactForceOnB(c, k, h);
+            add(c.bodyA[k], f, c.leverA[k]);
+            if (!(c.flags[k] & kWallContact)) add(c.bodyB[k], f, -c.leverB[k]);
         }
 
         m_fill.add(p, silo, world.gravity().norm());

@@ -4,7 +4,9 @@
 #include "measure/measurements.hpp"
 #include "test_util.hpp"
 
+#include <algorithm>
 #include <numbers>
+#include <vector>
 
 namespace ndem {
 
@@ -96,6 +98,50 @@ TEST(AxisPressure, PressureAtBottomIsTheMeanOfTheLowestTwoSlicesAndDefaultsFollo
     EXPECT_DOUBLE_EQ(column.scalars.at("maxPressure"),
                      *std::max_element(pressure.begin(), pressure.end()));
     EXPECT_GT(column.scalars.at("pressureAtBottom"), 0.0);
+}
+
+// The floor layer at the slices the Janssen case reads (one diameter, the default): a bed
+// ordered by the flat floor puts its layers' contacts on slice boundaries. Binned by their
+// contact points the two lowest slices read +21 % and −18 % of the weight above; each grain's
+// contacts spread over the grain's own height read every slice within 6 %, the floor's
+// included, and the lowest two (p0 of the Janssen case) within 2 %.
+TEST(AxisPressure, EveryDiameterSliceDownToTheFloorIsTheWeightAbove) {
+    auto scene = loadSceneFile(NDEM_SOURCE_DIR "/assets/scenes/silo.json", {});
+    ASSERT_TRUE(scene.ok()) << scene.error().message;
+    test::smoothWallsBut(*scene, "floor");
+    World world = test::makeWorld(*scene);
+    const double slice = 0.01, area = std::numbers::pi * kRadius * kRadius;
+    const MeasurementRequest request{"axisPressure",
+                                     {{"from", 3.5}, {"radius", kRadius}, {"slice", slice}},
+                                     {{"wall", "wall"}},
+                                     {}};
+    auto m = kAxisPressureMeasurement.make(request, world);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    world.subscribe(std::move(m.value()));
+    test::runUntil(world, scene->duration);
+    const MeasurementResult r = world.measurements()[0]->result();
+    const auto& profile = r.tables.at("profile");
+    const ParticleStore& p = world.particles();
+    const double g = world.gravity().norm();
+    std::vector<double> weight;
+    for (double zc : profile.at("z")) {
+        double w = 0.0;
+        for (size_t i = 0; i < p.size(); ++i)
+            w += p.mass[i] * g * std::clamp(p.position[i].z() - (zc - 0.5 * slice), 0.0, slice) /
+                 slice;
+        weight.push_back(w / area);
+    }
+    const auto& sigmaZZ = profile.at("sigmaZZ");
+    int checked = 0;
+    for (size_t k = 0; k < sigmaZZ.size(); ++k) {
+        if (profile.at("depth")[k] < 2.0 * 0.01) continue;
+        EXPECT_NEAR(sigmaZZ[k], weight[k], 0.06 * weight[k])
+            << "slice at z = " << profile.at("z")[k];
+        ++checked;
+    }
+    EXPECT_GE(checked, 15);
+    const double floor = 0.5 * (weight[0] + weight[1]);
+    EXPECT_NEAR(r.scalars.at("sigmaZZAtBottom"), floor, 0.02 * floor);
 }
 
 }  // namespace
