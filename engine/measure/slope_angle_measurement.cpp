@@ -24,8 +24,9 @@ constexpr double kDegrees = 180.0 / std::numbers::pi;
 
 class SlopeAngleMeasurement final : public Measurement {
 public:
-    SlopeAngleMeasurement(Vec3 min, Vec3 max, double bin, double track, SampleWindow window)
-        : m_min(min), m_max(max), m_bin(bin), m_track(track), m_window(window) {}
+    SlopeAngleMeasurement(Vec3 min, Vec3 max, double bin, double track, double drop,
+                          SampleWindow window)
+        : m_min(min), m_max(max), m_bin(bin), m_track(track), m_drop(drop), m_window(window) {}
 
     std::string name() const override { return "slopeAngle"; }
 
@@ -85,19 +86,32 @@ public:
                              (cell(c.x(), cornerU) - u0)];
             if (h < 0 || c.z() > m_candidates[h].z()) h = static_cast<int>(k);
         }
-        std::vector<Vec3> surface;
+        std::vector<Vec3> surface, allTracked;
         const bool tracking = m_track >= 0.0 && stats.time >= m_track - 1e-6 * world.settings().timeStep;
         if (tracking && m_tracked.empty()) {
+            std::vector<std::pair<std::uint32_t, double>> top;
             for (int h : highest)
-                if (h >= 0) m_tracked.push_back(m_candidateIds[h]);
-            std::sort(m_tracked.begin(), m_tracked.end());
+                if (h >= 0) top.emplace_back(m_candidateIds[h], m_candidates[h].z());
+            std::sort(top.begin(), top.end());
+            for (const auto& [id, z] : top) {
+                m_tracked.push_back(id);
+                m_trackedHeight.push_back(z);
+            }
         }
         if (tracking) {
             // Servin & Wang's plane: the grains that formed the top surface when tracking began,
-            // wherever they are now (those still in the main network and the region).
-            for (size_t k = 0; k < m_candidates.size(); ++k)
-                if (std::binary_search(m_tracked.begin(), m_tracked.end(), m_candidateIds[k]))
-                    surface.push_back(m_candidates[k]);
+            // wherever they are now (those still in the main network and the region); with
+            // `drop`, only those that have come down by more than it since: the slope, not the
+            // plateau the collapse left standing behind it.
+            for (size_t k = 0; k < m_candidates.size(); ++k) {
+                const auto at =
+                    std::lower_bound(m_tracked.begin(), m_tracked.end(), m_candidateIds[k]);
+                if (at == m_tracked.end() || *at != m_candidateIds[k]) continue;
+                allTracked.push_back(m_candidates[k]);
+                const double start = m_trackedHeight[static_cast<size_t>(at - m_tracked.begin())];
+                if (m_drop > 0.0 && start - m_candidates[k].z() <= m_drop) continue;
+                surface.push_back(m_candidates[k]);
+            }
         } else {
             for (int h : highest)
                 if (h >= 0) surface.push_back(m_candidates[h]);
@@ -109,6 +123,11 @@ public:
         m_series["angle"].push_back(angle);
         m_series["surfaceParticles"].push_back(static_cast<double>(surface.size()));
         m_series["fitResidual"].push_back(fit->rms);
+        if (m_drop > 0.0) {  // and the one plane through every tracked grain, beside it
+            const auto all = fitPlane(allTracked);
+            m_series["angleAllTracked"].push_back(
+                all ? std::atan(std::hypot(all->b, all->c)) * kDegrees : std::nan(""));
+        }
     }
 
     MeasurementResult result() const override {
@@ -124,6 +143,8 @@ public:
         r.scalars["finalAngle"] = angle.back();
         r.scalars["maxAngle"] = *std::max_element(angle.begin(), angle.end());
         r.scalars["finalFitResidual"] = m_series.at("fitResidual").back();
+        if (m_series.count("angleAllTracked"))
+            r.scalars["finalAngleAllTracked"] = m_series.at("angleAllTracked").back();
         char line[160];
         std::snprintf(line, sizeof line, "top surface at %.1f° (steepest %.1f°)",
                       r.scalars["finalAngle"], r.scalars["maxAngle"]);
@@ -134,6 +155,10 @@ public:
     /// The tracked grains and the series. The union-find is rebuilt at every sample.
     void archive(StateArchive& a) override {
         a.field("tracked", m_tracked);
+        // States written before `drop` have no heights: a run restored from one fits them all.
+        if (!a.loading() || a.has("trackedHeight")) a.field("trackedHeight", m_trackedHeight);
+        if (m_trackedHeight.size() != m_tracked.size())
+            m_trackedHeight.assign(m_tracked.size(), std::numeric_limits<double>::infinity());
         archiveTable(a, "series", m_series);
     }
 
@@ -167,7 +192,9 @@ private:
     Vec3 m_min, m_max;  ///< region of particle centres (m)
     double m_bin;       ///< square bin side (m); 0 = mean diameter
     double m_track;     ///< from this time on, fit the grains that were the surface then (< 0: off)
+    double m_drop;      ///< with tracking: fit only grains that came down more than this (m)
     std::vector<std::uint32_t> m_tracked;  ///< ids of the tracked surface grains, sorted
+    std::vector<double> m_trackedHeight;   ///< their tops when tracking began (m), as m_tracked
     SampleWindow m_window;
     std::vector<int> m_root, m_size;  ///< union-find over particles + one node for the walls
     int m_mainRoot = 0;
@@ -188,6 +215,10 @@ extern const MeasurementFactory kSlopeAngleMeasurement{
      {"track", MeasurementParameter::Number,
       "from this time on, fit the grains that formed the top surface then (s; default: the "
       "current surface at every sample)"},
+     {"drop", MeasurementParameter::Number,
+      "with track: fit only the tracked grains whose tops came down by more than this since "
+      "(m; default 0: all of them); the plane through all of them is then reported beside "
+      "(series angleAllTracked, scalar finalAngleAllTracked)"},
      kWindowEvery, kWindowFrom, kWindowUntil},
     [](const MeasurementRequest& r, const World&) -> Expected<std::unique_ptr<Measurement>> {
         const std::vector<double> lo = r.list("min", {}), hi = r.list("max", {});
@@ -198,8 +229,12 @@ extern const MeasurementFactory kSlopeAngleMeasurement{
             return Error{"measurement 'slopeAngle': min must be below max in x, y and z"};
         const double bin = r.number("bin", 0.0);
         if (bin < 0.0) return Error{"measurement 'slopeAngle': bin must be positive"};
-        return std::unique_ptr<Measurement>(new SlopeAngleMeasurement(
-            min, max, bin, r.number("track", -1.0), SampleWindow::fromRequest(r)));
+        const double track = r.number("track", -1.0), drop = r.number("drop", 0.0);
+        if (drop < 0.0) return Error{"measurement 'slopeAngle': drop must be 0 or positive"};
+        if (drop > 0.0 && track < 0.0)
+            return Error{"measurement 'slopeAngle': drop needs track (the time it counts from)"};
+        return std::unique_ptr<Measurement>(
+            new SlopeAngleMeasurement(min, max, bin, track, drop, SampleWindow::fromRequest(r)));
     }};
 
 }  // namespace ndem

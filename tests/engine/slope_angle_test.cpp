@@ -130,12 +130,14 @@ double angleAfterFillingTheTop(double track) {
     const double top = 5 * kD + std::tan(20.0 * std::numbers::pi / 180.0) * 30 * kD;
     std::map<std::pair<int, int>, double> highest;
     for (const ParticleSpec& p : scene.particles) {
-        double& h = highest[{static_cast<int>(p.position.x() / kD), static_cast<int>(p.position.y() / kD)}];
+        double& h =
+            highest[{static_cast<int>(p.position.x() / kD), static_cast<int>(p.position.y() / kD)}];
         h = std::max(h, p.position.z());
     }
     for (const auto& [column, z] : highest)
         for (double k = z + kD; k + 0.5 * kD <= top; k += kD)
-            world.addParticle(grain(Vec3((column.first + 0.5) * kD, (column.second + 0.5) * kD, k)));
+            world.addParticle(
+                grain(Vec3((column.first + 0.5) * kD, (column.second + 0.5) * kD, k)));
     world.step();
     world.step();
     return world.measurements().back()->result().scalars.at("finalAngle");
@@ -146,6 +148,57 @@ TEST(SlopeAngle, TrackedSurfaceGrainsKeepTheirPlaneWhenBuriedUnderALevelLayer) {
     // tilted layer of grains that was the surface then (servin-wang's method).
     EXPECT_LT(angleAfterFillingTheTop(-1.0), 3.0);
     EXPECT_NEAR(angleAfterFillingTheTop(0.0), 20.0, 1.0);
+}
+
+// A collapse that leaves a plateau: a level block 30 d long and 12 d high, its top tracked;
+// then the columns past x = 13 d come down onto a 33° slope that meets the floor at the far
+// end (each column shifted down by whole diameters,
+// grains below the floor taken out), the first 13 d stay. One plane through every tracked grain
+// averages the plateau into the slope; the tracked grains that came down by more than a
+// diameter are the slope alone.
+MeasurementResult plateauAndSlope() {
+    Scene scene;
+    scene.materials = {scenes::servinGrain()};
+    scene.settings.gravity = Vec3::Zero();
+    scene.walls.push_back(Wall{});
+    constexpr int kHigh = 12;
+    for (int i = 0; i < 30; ++i)
+        for (int j = 0; j < 10; ++j)
+            for (int k = 0; k < kHigh; ++k)
+                scene.particles.push_back(
+                    grain(Vec3((i + 0.5) * kD, (j + 0.5) * kD, (k + 0.5) * kD)));
+    World world = test::makeWorld(scene);
+    MeasurementRequest request;
+    request.type = "slopeAngle";
+    request.lists = {{"min", {0.0, 0.0, 0.0}}, {"max", {0.3, 0.1, 0.5}}};
+    request.numbers = {{"track", 0.0}, {"drop", kD}};
+    auto m = kSlopeAngleMeasurement.make(request, world);
+    EXPECT_TRUE(m) << m.error().message;
+    if (!m) return {};
+    world.subscribe(std::move(*m));
+    world.step();
+    const double slope = std::tan(33.0 * std::numbers::pi / 180.0), edge = 13 * kD;
+    ParticleStore& p = world.particles();
+    for (Index i = static_cast<Index>(p.size()); i-- > 0;) {
+        const double x = p.position[i].x();
+        if (x < edge) continue;
+        // The column's top comes down from 12 d to the slope's height over its centre, by whole
+        // diameters so that the column still stands on the floor and touches its neighbours.
+        const double top = std::max(kD, kHigh * kD - slope * (x - edge));
+        p.position[i].z() -= std::round((kHigh * kD - top) / kD) * kD;
+        if (p.position[i].z() < 0.5 * kD - 1e-9) world.removeParticle(i);
+    }
+    world.step();
+    world.step();
+    return world.measurements().back()->result();
+}
+
+TEST(SlopeAngle, TrackedGrainsThatCameDownAreTheSlopeWithoutThePlateauBehindIt) {
+    const MeasurementResult r = plateauAndSlope();
+    ASSERT_TRUE(r.scalars.count("finalAngle")) << r.headline;
+    EXPECT_NEAR(r.scalars.at("finalAngle"), 33.0, 1.0);
+    // The one plane through every tracked grain: the plateau flattens it by degrees.
+    EXPECT_LT(r.scalars.at("finalAngleAllTracked"), 33.0 - 5.0);
 }
 
 }  // namespace
