@@ -216,7 +216,7 @@ int columnOf(const Table& table, const std::string& name) {
 
 const std::vector<Case>& cases() {
     static const std::vector<Case> all = {janssenCase(),  iterationScalingCase(), warmStartCase(),
-                                          drumCase(),     angleOfReposeCase(),    collapseCase(),
+                                          drumCase(),     drum80dCase(),          angleOfReposeCase(),    collapseCase(),
                                           modelReductionCase(),   solverAccuracyCase(),
                                           columnCollapse2dCase(), solverRaceCase(),
                                           biaxial2dCase(),        alart2014Case(),

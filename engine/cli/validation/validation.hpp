@@ -113,6 +113,7 @@ Case janssenCase();
 Case iterationScalingCase();
 Case warmStartCase();
 Case drumCase();
+Case drum80dCase();
 Case angleOfReposeCase();
 Case collapseCase();
 Case modelReductionCase();
