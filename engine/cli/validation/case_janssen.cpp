@@ -69,7 +69,12 @@ CaseReport run(const Context& ctx) {
                              residual < 0.15 ? "reproduced" : "differs", residual < 0.15});
     report.checks.push_back({"Janssen fit, " + hi, "p_sat (1 − exp(−(H − z)/λ))",
                              "p_sat = " + num(wp(0, "pSat"), 3) + " Pa, λ = " + num(wp(0, "lambda"), 3) +
-                                 " m, K = " + num(wp(0, "janssenK"), 2),
+                                 " m, K = " + num(wp(0, "janssenK"), 2) +
+                                 " (R/(2 μ_w λ): the wall's friction fully mobilised); K from "
+                                 "p_sat/(ρ_b g λ) = " +
+                                 num(wp(0, "janssenKFromPSat"), 2) +
+                                 ", which implies a mobilised wall friction R/(2 K λ) = " +
+                                 num(wp(0, "wallFriction") * wp(0, "janssenK") / wp(0, "janssenKFromPSat"), 2),
                              "reported", true});
     report.checks.push_back({"bottom-strip wall pressure / hydrostatic, N_it = 10, sequential order",
                              "follows hydrostatic (≈ 1)", num(ratioLow, 3),
