@@ -9,5 +9,5 @@ set xlabel "t (s)"
 set ylabel "angle (degrees)"
 unset logscale x
 unset logscale y
-plot "angle0.csv" using 4:1 every ::1 with lines title "N_{it} = 500", \
-     "angle1.csv" using 4:1 every ::1 with lines title "N_{it} = 150"
+plot "angle0.csv" using 5:1 every ::1 with lines title "N_{it} = 500", \
+     "angle1.csv" using 5:1 every ::1 with lines title "N_{it} = 150"
