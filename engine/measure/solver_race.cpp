@@ -65,6 +65,31 @@ class NormalError {
     double m_total = 0.0;
 };
 
+/// What a solve leaves of the overlaps: each touching contact's δ − h u_n at the step's end
+/// (u_n the normal velocity of its bodies after the solve, separating positive), over d: the
+/// largest and the mean over the contacts that still overlap.
+struct Overlap {
+    double max = 0.0, mean = 0.0;
+};
+Overlap overlapAfter(const StepProblem& step, const std::vector<SolverContact>& rows,
+                     const std::vector<SolverBody>& bodies, double h) {
+    Overlap o;
+    int n = 0;
+    for (const SolverContact& r : rows) {
+        if (r.contact >= step.overlaps.size() || r.contact >= step.diameters.size()) continue;
+        const SolverBody &a = bodies[static_cast<size_t>(r.a)],
+                         &b = bodies[static_cast<size_t>(r.b)];
+        const double un = r.n.dot(b.v + b.w.cross(r.leverB) - a.v - a.w.cross(r.leverA));
+        const double end = (step.overlaps[r.contact] - h * un) / step.diameters[r.contact];
+        if (!(end > 0.0)) continue;
+        o.max = std::max(o.max, end);
+        o.mean += end;
+        ++n;
+    }
+    if (n) o.mean /= n;
+    return o;
+}
+
 /// Orders the table's rows by one column.
 void sortBy(Table& t, const std::string& key) {
     std::vector<size_t> order(t[key].size());
@@ -120,6 +145,7 @@ class SolverRace final : public Measurement {
     struct Finish {
         int count = -1;  ///< sweeps or Newton steps to the target; −1: not within the cap
         double seconds = std::nan("");
+        Overlap overlap;  ///< what its answer leaves (at the target, or at the cap)
     };
 
     /// The PGS from `rows`/`bodies`, checked on a ladder of sweep counts (×√2), then timed in
@@ -148,7 +174,10 @@ class SolverRace final : public Measurement {
                 break;
             }
         }
-        if (f.count < 0) return f;
+        if (f.count < 0) {
+            f.overlap = overlapAfter(step, rows, bodies, o.timeStep);
+            return f;
+        }
         rows = rows0;
         bodies = bodies0;
         PgsSolver timed;
@@ -156,6 +185,7 @@ class SolverRace final : public Measurement {
         const Clock::time_point start = Clock::now();
         timed.solve(rows, bodies, o);
         f.seconds = secondsSince(start);
+        f.overlap = overlapAfter(step, rows, bodies, o.timeStep);
         return f;
     }
 
@@ -197,6 +227,7 @@ class SolverRace final : public Measurement {
         const Clock::time_point start = Clock::now();
         solver.solve(rows, bodies, o);
         if (f.count > 0) f.seconds = secondsSince(start);
+        f.overlap = overlapAfter(step, rows, bodies, o.timeStep);
         return f;
     }
 
@@ -206,10 +237,11 @@ class SolverRace final : public Measurement {
     Finish interiorPoint(const StepProblem& step, int dimension, const NormalError& error,
                          Table& curve, int& converged) {
         // The error after at most k Newton steps; `steps` gets the steps taken.
-        auto solve = [&](int k, int& steps, double* seconds) {
+        // `overlap`, if given, gets what the answer leaves.
+        auto solve = [&](int k, int& steps, double* seconds, Overlap* overlap = nullptr) {
             const Clock::time_point start = Clock::now();
-            const ContactProblem p =
-                ContactProblem::fromRows(step.rows, step.bodies, ProblemForm{dimension, false, true});
+            const ContactProblem p = ContactProblem::fromRows(step.rows, step.bodies,
+                                                              ProblemForm{dimension, false, true});
             InteriorPointSolver ip;
             InteriorPointOptions o;
             o.maxIterations = k;
@@ -217,12 +249,18 @@ class SolverRace final : public Measurement {
             Eigen::VectorXd lambda;
             steps = ip.solve(p.local(), lambda, o).iterations;
             if (seconds) *seconds = secondsSince(start);
+            if (overlap) {
+                std::vector<SolverContact> rows = step.rows;
+                std::vector<SolverBody> bodies = step.bodies;
+                p.store(lambda, rows, bodies);
+                *overlap = overlapAfter(step, rows, bodies, step.options.timeStep);
+            }
             return error.ofVector(lambda);
         };
         constexpr int kCap = 100;
         Finish f;
         int steps = 0;
-        const double full = solve(kCap, converged, nullptr);
+        const double full = solve(kCap, converged, nullptr, &f.overlap);
         if (!(full <= m_target)) return f;
         int lo = 0, hi = converged;  // error(hi) ≤ target
         while (hi - lo > 1) {
@@ -236,7 +274,7 @@ class SolverRace final : public Measurement {
         curve["error"].push_back(full);
         sortBy(curve, "newtonSteps");
         f.count = hi;
-        solve(hi, steps, &f.seconds);
+        solve(hi, steps, &f.seconds, &f.overlap);
         return f;
     }
 
@@ -310,6 +348,14 @@ class SolverRace final : public Measurement {
         r.scalars["interiorPointNewtonSteps"] = ip.count;
         r.scalars["interiorPointSeconds"] = ip.seconds;
         r.scalars["interiorPointConvergedSteps"] = converged;
+        // The overlaps each answer leaves at the step's end, beside its error.
+        const Overlap before = overlapAfter(step, step.rows, step.bodies, 0.0);
+        r.scalars["overlapBefore"] = before.max;
+        for (const auto& [key, f] : {std::pair{"pgsCold", &cold}, std::pair{"pgsWarm", &warm},
+                                     std::pair{"interiorPoint", &ip}}) {
+            r.scalars[std::string(key) + "OverlapMax"] = f->overlap.max;
+            r.scalars[std::string(key) + "OverlapMean"] = f->overlap.mean;
+        }
         auto finish = [](const Finish& f, const char* unit) {
             char s[80];
             if (f.count < 0)
@@ -347,6 +393,8 @@ class SolverRace final : public Measurement {
                 r.scalars[key + "Sweeps"] = f.count;
                 r.scalars[key + "Seconds"] = f.seconds;
                 r.scalars[key + "BestError"] = best;
+                r.scalars[key + "OverlapMax"] = f.overlap.max;
+                r.scalars[key + "OverlapMean"] = f.overlap.mean;
                 r.tables[key] = curve;
                 alart += "; " + key + " " + finish(f, "sweeps");
             }
@@ -403,7 +451,8 @@ extern const MeasurementFactory kSolverRaceMeasurement{
                 "measurement 'solverRace': races the nonsmooth solvers (mode semi-smooth "
                 "or nonsmooth)"};
         return std::unique_ptr<Measurement>(new SolverRace(r.number("at", 0.0), target, maxSweeps,
-                                                          nullSpace == 1.0, maxNlgsSweeps, maxNullSpaceSweeps));
+                                                           nullSpace == 1.0, maxNlgsSweeps,
+                                                           maxNullSpaceSweeps));
     }};
 
 }  // namespace ndem

@@ -191,7 +191,7 @@ void World::continuousStage(StepContext& ctx) {
     if (m_captureStep) {
         m_capturedStep = StepProblem{m_time, m_rows, m_bodies,
                                      pgsOptions(ctx, m_settings.iterations, m_settings.tolerance),
-                                     m_contacts.overlap};
+                                     m_contacts.overlap, m_contacts.diameter};
         m_capturedStep->options.overlaps = {};  // the step's own, which the next one overwrites
         m_captureStep = false;
     }

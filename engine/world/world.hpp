@@ -55,6 +55,7 @@ struct StepProblem {
     std::vector<SolverBody> bodies;
     PgsOptions options;  ///< no residual history; overlaps: point them at `overlaps`
     std::vector<double> overlaps;  ///< per contact at the step's start (PgsOptions::overlaps)
+    std::vector<double> diameters;  ///< per contact, the d of its overlap error δ/d (m)
 };
 
 /// Owns bodies, geometry, materials and contacts, and advances them one step at a time.

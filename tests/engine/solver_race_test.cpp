@@ -116,6 +116,15 @@ TEST(SolverRace, OnABedAtRestTheNullSpaceSolversKeepTheirPredictionsSelfStress) 
     // Gauss–Seidel on W̃ and NLGS-Jac (Jacobi on ωZ) share the fixed point.
     EXPECT_NEAR(r.scalars.at("nlgsJacBestError"), r.scalars.at("nlkergsPBestError"), 1e-3);
     EXPECT_LT(r.scalars.at("nlkergsPElasticBestError"), r.scalars.at("nlkergsPBestError"));
+    // What the answers leave of the overlaps at the step's end: those within 1 % of the exact
+    // impulses agree on it; the linear prediction's self-stress lets the bed sink further
+    // (Alart's drift, Sec. 3.3), the elastic one's does not.
+    const double exact = r.scalars.at("nlgsColdOverlapMax");
+    EXPECT_GT(exact, 0.0);
+    for (const char* key : {"pgsCold", "pgsWarm", "nlgsMemory", "interiorPoint"})
+        EXPECT_NEAR(r.scalars.at(std::string(key) + "OverlapMax"), exact, 0.05 * exact) << key;
+    EXPECT_GT(r.scalars.at("nlkergsPOverlapMax"), 1.2 * exact);
+    EXPECT_LT(r.scalars.at("nlkergsPElasticOverlapMax"), 1.05 * exact);
 }
 
 TEST(SolverRace, RefusesABadTarget) {

@@ -49,7 +49,8 @@ std::string alartTable(const std::vector<Subject>& subjects, const std::vector<R
         {"nlgsJac", "NLGS-Jac"}};
     std::string table =
         "\n\nAlart 2014's solvers to the same 1 % of Coulomb's exact normal impulses, one "
-        "thread (sweeps, s; or the least error any sweep reached):\n\n| scene | PGS warm |";
+        "thread (sweeps, s; or the least error any sweep reached; then δ/d, the largest "
+        "overlap the answer leaves at the step's end):\n\n| scene | PGS warm |";
     for (const auto& m : methods) {
         table += ' ';
         table += m.second;
@@ -61,12 +62,17 @@ std::string alartTable(const std::vector<Subject>& subjects, const std::vector<R
         if (!subjects[i].alart) continue;
         any = true;
         auto sc = [&](const std::string& key) { return runs[i].scalar("solverRace", key); };
+        // Sweeps and seconds to the target (or the least error reached), then the largest
+        // overlap its answer leaves at the step's end (runs before it was measured: none).
         auto cell = [&](const std::string& key, const char* best) {
-            const double n = sc(key + "Sweeps");
-            if (n >= 0 && std::isfinite(n)) return num(n, 4) + ", " + num(sc(key + "Seconds"), 3);
+            const double n = sc(key + "Sweeps"), overlap = sc(key + "OverlapMax");
+            const std::string left =
+                std::isfinite(overlap) ? "; δ/d " + num(overlap, 2) : std::string();
+            if (n >= 0 && std::isfinite(n))
+                return num(n, 4) + ", " + num(sc(key + "Seconds"), 3) + left;
             const double e = sc(best);
             return std::string("not within the cap") +
-                   (std::isfinite(e) ? " (" + num(100.0 * e, 2) + " %)" : "");
+                   (std::isfinite(e) ? " (" + num(100.0 * e, 2) + " %)" : "") + left;
         };
         table += "| " + subjects[i].label + " | " + cell("pgsWarm", "pgsWarmLastError") + " |";
         for (const auto& m : methods) {
