@@ -67,11 +67,13 @@ public:
             const Mat3 term = (toLocal * force) * (toLocal * lever).transpose();
             const double low = std::max(0.0, centre.z() - r);
             const double high = std::min(m_slice * m_stress.size(), centre.z() + r);
-            for (double z = low; z < high;) {
-                const size_t k = static_cast<size_t>(z / m_slice);
-                const double top = std::min(high, (k + 1) * m_slice);
-                m_stress[k] += term * ((top - z) / (high - low));
-                z = top;
+            if (!(high > low)) return;
+            // By slice index, not by stepping z: (k + 1) Δ can round to z itself.
+            const size_t first = static_cast<size_t>(low / m_slice);
+            const size_t last = std::min(m_stress.size() - 1, static_cast<size_t>(high / m_slice));
+            for (size_t k = first; k <= last; ++k) {
+                const double share = std::min(high, (k + 1) * m_slice) - std::max(low, k * m_slice);
+                if (share > 0.0) m_stress[k] += term * (share / (high - low));
             }
         };
         for (size_t k = 0; k < c.size(); ++k) {
