@@ -20,7 +20,9 @@ enum class WallShape : std::uint8_t {
 /// Stress control of a wall (triaxial cell): each step the wall moves along `direction` (into
 /// the material) at gain × (σ A − R), R the force the particles push it back with, so that it
 /// settles where the particles carry the target stress σ over the area A. The wall stays
-/// kinematic: a controller, not a motor with mass (wang-servin-berglund's walls have 100 kg).
+/// kinematic within a step. With a `mass` the wall is instead a body pushed by the force σA and
+/// by the particles, its speed updated after each step: wang-servin-berglund's walls of 100 kg on
+/// prismatic motors, which need no gain tuned to the packing's stiffness.
 struct ServoControl {
     bool active = false;
     Vec3 direction = Vec3::Zero();  ///< unit, pointing into the sample (world)
@@ -28,7 +30,8 @@ struct ServoControl {
     double area = 0.0;              ///< A (m²) if no areaWalls are given
     /// A = |a−b| × |c−d| (distances along their normals); in the plane [a, b]: A = |a−b| × 1 m
     int areaWalls[4] = {-1, -1, -1, -1};
-    double gain = 1e-3;             ///< (m/s)/N
+    double gain = 1e-3;             ///< (m/s)/N, without a mass
+    double mass = 0.0;              ///< m (kg); > 0: driven by the force σA, not by the gain
     double maxSpeed = 0.1;          ///< |v| limit (m/s)
     double constantFrom = std::numeric_limits<double>::infinity();  ///< from this time (s) the
                                                                     ///< wall moves at:

@@ -28,6 +28,18 @@ constexpr Range kPositive{0.0, std::numeric_limits<double>::infinity(), true};
 constexpr Range kNonNegative{0.0};
 constexpr Range kUnit{0.0, 1.0};
 
+/// More grains than a scene file may generate: far past what a step can take on a desktop,
+/// and a bound on what a mistyped region or count costs before the error says so.
+constexpr double kMaxGeneratedParticles = 4e6;
+
+/// Throws at `path` if `more` generated grains would take the scene past kMaxGeneratedParticles.
+void checkRoomFor(const Scene& scene, double more, const std::string& path) {
+    if (static_cast<double>(scene.particles.size()) + more > kMaxGeneratedParticles)
+        throw LoadError(path, "would take the scene to " +
+                                  std::to_string(static_cast<long long>(static_cast<double>(scene.particles.size()) + more)) +
+                                  " particles, more than the 4000000 a scene file may generate");
+}
+
 const char* const kSections[] = {"name",      "description",      "duration", "settings",
                                  "materials", "contactMaterials", "walls",    "particles",
                                  "emitters",  "sinks",            "sensors",  "measurements",
@@ -292,6 +304,7 @@ ServoControl readServo(const Json& j, const std::string& path, const Wall& wall,
     s.direction = f.direction("direction", wall.orientation * Vec3::UnitZ());
     s.stress = f.number("stress", 0.0, kNonNegative);
     s.gain = f.number("gain", s.gain, kPositive);
+    s.mass = f.number("mass", s.mass, kNonNegative);
     s.maxSpeed = f.number("maxSpeed", s.maxSpeed, kPositive);
     s.constantFrom = f.number("constantFrom", s.constantFrom, kNonNegative);
     s.constantSpeed = f.number("constantSpeed", s.constantSpeed);
@@ -470,6 +483,7 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
         } else if (type == "column") {
             ParticleSpec p;
             const int count = f.integer("count", 10, Range{1.0, 1e6});
+            checkRoomFor(scene, count, f.pathOf("count"));
             p.radius = f.number("radius", p.radius, kPositive);
             const Vec3 base = f.vec3("base", Vec3::Zero());
             const double gap = f.number("gap", 0.0, kNonNegative);
@@ -483,7 +497,7 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
             // (servin-2014 Sec. 4.2.1: "a regular cubic grid with slight perturbation").
             RadiusDistribution radii = readRadii(f);
             const double spacing = f.number("spacing", 1.05, Range{1.0, 100.0}) * 2.0 * radii.max();
-            const int count = f.integer("count", 0, Range{0.0, 1e8});
+            const int count = f.integer("count", 0, Range{0.0, kMaxGeneratedParticles});
             const double jitter = f.number("jitter", 0.05, Range{0.0, 0.5}) * 2.0 * radii.max();
             Random random(static_cast<std::uint64_t>(f.integer("seed", 1, Range{0.0, 2e9})));
             ParticleSpec proto;
@@ -526,19 +540,34 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
                 const double along = (p - base).dot(axis);
                 return along >= m && along <= height - m && (p - base - along * axis).norm() <= cylRadius - m;
             };
-            Eigen::Vector3i n = ((hi - lo) / spacing).array().floor().cast<int>().max(1);
-            if (planar) n.y() = 1;
+            // Counted in doubles: a region millions of spacings wide overflows an int. The lattice
+            // is scanned layer by layer from the bottom and stops once `count` points are found,
+            // so a tall region costs only the layers the bed fills.
+            Vec3 cells = ((hi - lo) / spacing).array().floor().max(1.0);
+            if (planar) cells.y() = 1.0;
+            const double maxScan = 2.0 * kMaxGeneratedParticles;
+            const auto tooMany = [&] {
+                return LoadError(f.pathOf("region"),
+                                 "holds more than 8000000 lattice points at this spacing below the grains asked "
+                                 "for: shrink the region, widen the spacing or give a smaller count");
+            };
+            if (!(cells.x() * cells.y() <= maxScan)) throw tooMany();
             // Centre the lattice in the bounding box: a narrow cylinder keeps its symmetric
             // points (a 3 d silo holds 4 per layer, not 1).
-            const Vec3 offset = 0.5 * ((hi - lo) - spacing * n.cast<double>());
+            const Vec3 offset = 0.5 * ((hi - lo) - spacing * cells);
             std::vector<Vec3> points;
-            for (int z = 0; z < n.z(); ++z)
-                for (int y = 0; y < n.y(); ++y)
-                    for (int x = 0; x < n.x(); ++x) {
+            double scanned = 0.0;
+            for (double z = 0.0; z < cells.z(); z += 1.0) {
+                if (count > 0 && points.size() >= static_cast<size_t>(count)) break;
+                scanned += cells.x() * cells.y();
+                if (scanned > maxScan) throw tooMany();
+                for (double y = 0.0; y < cells.y(); y += 1.0)
+                    for (double x = 0.0; x < cells.x(); x += 1.0) {
                         Vec3 p = lo + offset + spacing * Vec3(x + 0.5, y + 0.5, z + 0.5);
                         if (planar) p.y() = 0.0;
                         if (inside(p)) points.push_back(p);
                     }
+            }
             // Fill from the bottom up so that `count` grains form a bed, whatever the shape.
             std::stable_sort(points.begin(), points.end(),
                              [](const Vec3& a, const Vec3& b) { return a.z() < b.z(); });
@@ -546,6 +575,7 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
                 throw LoadError(f.pathOf("count"), "the region holds only " + std::to_string(points.size()) +
                                                        " particles (got " + std::to_string(count) + ")");
             const size_t take = count > 0 ? static_cast<size_t>(count) : points.size();
+            checkRoomFor(scene, static_cast<double>(take), f.pathOf("count"));
             for (size_t k = 0; k < take; ++k) {
                 ParticleSpec p = proto;
                 p.radius = radii.sample(random);

@@ -31,6 +31,14 @@ void World::applySchedule() {
         const double area = servoArea(s);
         // The particles push back along −direction; move in while they carry less than σ A.
         const double pushBack = -w.force.dot(s.direction);
+        if (s.mass > 0.0) {
+            // Symplectic Euler on the wall's one degree of freedom, with the particles' force of
+            // the step just taken: stable while the packing's stiffness K keeps h √(K/m) < 2.
+            const double along = w.linearVelocity.dot(s.direction) +
+                                 m_settings.timeStep * (s.stress * area - pushBack) / s.mass;
+            w.linearVelocity = std::clamp(along, -s.maxSpeed, s.maxSpeed) * s.direction;
+            continue;
+        }
         const double speed = std::clamp(s.gain * (s.stress * area - pushBack), -s.maxSpeed, s.maxSpeed);
         w.linearVelocity = speed * s.direction;
     }

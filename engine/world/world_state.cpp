@@ -32,6 +32,7 @@ void archiveWall(StateArchive& a, Wall& w) {
     a.field("areaWalls", areaWalls);
     if (a.loading() && areaWalls.size() == 4) std::copy(areaWalls.begin(), areaWalls.end(), s.areaWalls);
     a.field("gain", s.gain);
+    if (!a.loading() || a.has("mass")) a.field("mass", s.mass);  // states written before walls had one
     a.field("maxSpeed", s.maxSpeed);
     a.field("constantFrom", s.constantFrom);
     a.field("constantSpeed", s.constantSpeed);

@@ -210,5 +210,30 @@ TEST(SceneFile, DeeplyNestedInputIsRefusedNotAStackOverflow) {
     EXPECT_EQ(errorOf(quoted), "");
 }
 
+TEST(SceneFile, AHugeLatticeRegionIsOneErrorNotAnHourOfScanning) {
+    // fuzz_scene_text found it: a box a million grains wide was scanned point by point
+    // (10^18 candidates) before any check.
+    const std::string wide = R"({"particles": [{"type": "lattice", "radius": 0.005, "region":
+        {"min": [-1e4, -1e4, 0], "max": [1e4, 1e4, 1]}}]})";
+    const std::string error = errorOf(wide);
+    EXPECT_NE(error.find("particles.0.region"), std::string::npos) << error;
+    EXPECT_NE(error.find("more than 8000000 lattice points"), std::string::npos) << error;
+    // A region wider than an int can count, too.
+    EXPECT_NE(errorOf(R"({"particles": [{"type": "lattice", "radius": 1e-9, "region":
+        {"min": [0, 0, 0], "max": [1e6, 1, 1]}}]})").find("lattice points"), std::string::npos);
+    // A tall region with a count costs only the layers the bed fills.
+    const Scene tall = load(R"({"particles": [{"type": "lattice", "radius": 0.005, "count": 50,
+        "jitter": 0.0, "region": {"min": [0, 0, 0], "max": [0.05, 0.05, 1e9]}}]})");
+    ASSERT_EQ(tall.particles.size(), 50u);
+    EXPECT_LT(tall.particles.back().position.z(), 0.05);
+    // Whole columns past the scene's limit are refused where they are asked for.
+    const std::string columns = R"({"particles": [{"type": "column", "count": 1000000},
+        {"type": "column", "count": 1000000}, {"type": "column", "count": 1000000},
+        {"type": "column", "count": 1000000}, {"type": "column", "count": 1000000}]})";
+    const std::string many = errorOf(columns);
+    EXPECT_NE(many.find("particles.4.count"), std::string::npos) << many;
+    EXPECT_NE(many.find("more than the 4000000"), std::string::npos) << many;
+}
+
 }  // namespace
 }  // namespace ndem

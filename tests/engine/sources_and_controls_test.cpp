@@ -149,13 +149,48 @@ TEST(Servo, LidSettlesWhereTheGrainsCarryTheTargetStress) {
     EXPECT_NEAR(-world.walls()[0].force.z(), 0.1 + weight, 2e-3);
 }
 
+TEST(Servo, AWallWithMassIsPushedBySigmaAAndComesToRestWhereTheGrainsCarryIt) {
+    // wang-servin-berglund's walls: bodies of mass m on which a motor pushes with σ A. In free
+    // flight the lid accelerates at exactly σ A / m; on the column it must come to rest where
+    // the column carries σ A, with no gain to tune.
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 100;
+    Scene scene = scenes::column(3, 0.01, scenes::servinGrain(), s);
+    Wall lid;
+    lid.name = "lid";
+    lid.position = Vec3(0, 0, 0.034);
+    lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
+    lid.servo.active = true;
+    lid.servo.direction = -Vec3::UnitZ();
+    lid.servo.stress = 1000.0;
+    lid.servo.area = 1e-4;
+    lid.servo.mass = 0.05;
+    lid.servo.maxSpeed = 1.0;
+    scene.walls.push_back(lid);
+    World world = test::makeWorld(scene);
+    const double accel = 1000.0 * 1e-4 / 0.05;  // 2 m/s²
+    test::runUntil(world, 0.01);
+    const double v1 = world.walls().back().linearVelocity.dot(lid.servo.direction);
+    test::runUntil(world, 0.03);
+    const double v2 = world.walls().back().linearVelocity.dot(lid.servo.direction);
+    EXPECT_NEAR(v2 - v1, accel * 0.02, 1e-12);  // 4 mm of gap: still in flight
+    EXPECT_GT(world.walls().back().position.z(), 0.03 + 1e-3);
+    test::runUntil(world, 3.0);
+    const Wall& w = world.walls().back();
+    EXPECT_NEAR(-w.force.dot(lid.servo.direction), 0.1, 1e-3);
+    EXPECT_LT(w.linearVelocity.norm(), 1e-4);
+    const double weight = 3 * world.particles().mass[0] * 9.81;
+    EXPECT_NEAR(-world.walls()[0].force.z(), 0.1 + weight, 2e-3);
+}
+
 TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     const char* text = R"({
       "walls": [ {"name": "floor", "type": "plane"},
                  {"name": "gate", "type": "plane", "normal": [1, 0, 0], "disableAt": 0.5,
                   "velocity": [0, 0, 1], "stopAt": 0.25},
                  {"name": "lid", "type": "plane", "normal": [0, 0, -1], "position": [0, 0, 1],
-                  "servo": {"stress": 100, "area": 0.01, "gain": 0.001}} ],
+                  "servo": {"stress": 100, "area": 0.01, "gain": 0.001, "mass": 100}} ],
       "emitters": [ {"region": {"min": [0, 0, 1], "max": [0.1, 0.1, 1.1]}, "rate": 1000,
                      "radiusRange": [0.004, 0.006], "velocity": [0, 0, -1], "stop": 2} ],
       "sinks": [ {"min": [-1, -1, -2], "max": [1, 1, -1]} ]
@@ -166,6 +201,7 @@ TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     EXPECT_EQ(scene->walls[1].stopAt, 0.25);
     EXPECT_TRUE(scene->walls[2].servo.active);
     EXPECT_EQ(scene->walls[2].servo.direction, Vec3(0, 0, -1));
+    EXPECT_EQ(scene->walls[2].servo.mass, 100.0);
     ASSERT_EQ(scene->emitters.size(), 1u);
     EXPECT_EQ(scene->emitters[0].rate, 1000.0);
     EXPECT_EQ(scene->emitters[0].radii.hi, 0.006);
