@@ -32,6 +32,9 @@ struct ServoControl {
     int areaWalls[4] = {-1, -1, -1, -1};
     double gain = 1e-3;             ///< (m/s)/N, without a mass
     double mass = 0.0;              ///< m (kg); > 0: driven by the force σA, not by the gain
+    /// α in (0, 1]: each step the wall moves by α (σA − R)/K, K its contacts' stiffness, so the
+    /// packing's own compliance sets the pace (Yade's TriaxialStressController); 0: the gain law
+    double relaxation = 0.0;
     double maxSpeed = 0.1;          ///< |v| limit (m/s)
     double constantFrom = std::numeric_limits<double>::infinity();  ///< from this time (s) the
                                                                     ///< wall moves at:
@@ -63,6 +66,9 @@ struct Wall {
 
     Vec3 force = Vec3::Zero();   ///< total contact force on the wall during the last step (N)
     Vec3 torque = Vec3::Zero();  ///< total contact torque about `position`, last step (N m)
+    /// Σ k (n·d)² over its touching contacts, k the normal law's tangent stiffness and d the
+    /// servo's direction, last step (N/m); kept for servo walls with a relaxation only
+    double stiffness = 0.0;
 
     Vec3 toLocal(const Vec3& p) const { return orientation.conjugate() * (p - position); }
     Vec3 toWorld(const Vec3& p) const { return orientation * p + position; }

@@ -305,6 +305,9 @@ ServoControl readServo(const Json& j, const std::string& path, const Wall& wall,
     s.stress = f.number("stress", 0.0, kNonNegative);
     s.gain = f.number("gain", s.gain, kPositive);
     s.mass = f.number("mass", s.mass, kNonNegative);
+    s.relaxation = f.number("relaxation", s.relaxation, kUnit);
+    if (s.mass > 0.0 && s.relaxation > 0.0)
+        throw LoadError(f.pathOf("relaxation"), "give a mass or a relaxation, not both");
     s.maxSpeed = f.number("maxSpeed", s.maxSpeed, kPositive);
     s.constantFrom = f.number("constantFrom", s.constantFrom, kNonNegative);
     s.constantSpeed = f.number("constantSpeed", s.constantSpeed);

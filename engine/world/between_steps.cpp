@@ -31,6 +31,14 @@ void World::applySchedule() {
         const double area = servoArea(s);
         // The particles push back along −direction; move in while they carry less than σ A.
         const double pushBack = -w.force.dot(s.direction);
+        if (s.relaxation > 0.0) {
+            // Nothing touching yet: come in at full speed.
+            const double error = s.stress * area - pushBack;
+            const double speed = w.stiffness > 0.0 ? s.relaxation * error / (w.stiffness * m_settings.timeStep)
+                                                   : (error > 0.0 ? s.maxSpeed : 0.0);
+            w.linearVelocity = std::clamp(speed, -s.maxSpeed, s.maxSpeed) * s.direction;
+            continue;
+        }
         if (s.mass > 0.0) {
             // Symplectic Euler on the wall's one degree of freedom, with the particles' force of
             // the step just taken: stable while the packing's stiffness K keeps h √(K/m) < 2.

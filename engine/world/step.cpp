@@ -1,6 +1,7 @@
 // The step: its stages in order, each timed where it is called (DESIGN.md, data flow).
 #include "world/world.hpp"
 
+#include "solve/contact_law.hpp"
 #include "solve/contact_rows.hpp"
 #include "solve/general_rows.hpp"
 #include "solve/smooth_dem.hpp"
@@ -370,6 +371,7 @@ void World::accumulateWallForces(const ContactSet& c) {
     for (Wall& w : m_walls) {
         w.force.setZero();
         w.torque.setZero();
+        w.stiffness = 0.0;
     }
     const double invH = 1.0 / m_settings.timeStep;
     for (size_t i = 0; i < c.size(); ++i) {
@@ -380,6 +382,12 @@ void World::accumulateWallForces(const ContactSet& c) {
         const Vec3 f = impulse * invH;
         w.force += f;
         w.torque += c.leverB[i].cross(f) + c.rollingImpulse[i] * invH;
+        if (w.servo.relaxation > 0.0 && c.overlap[i] > 0.0) {
+            const NormalLaw law = normalLaw(m_materials.pair(c.materialA[i], c.materialB[i]), m_settings.contactLaw,
+                                            c.effectiveDiameter[i], c.diameter[i], m_settings.referenceOverlap);
+            const double along = c.normal[i].dot(w.servo.direction);
+            w.stiffness += law.tangentStiffness(c.overlap[i]) * along * along;
+        }
     }
 }
 

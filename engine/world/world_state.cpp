@@ -22,6 +22,7 @@ void archiveWall(StateArchive& a, Wall& w) {
     a.field("height", w.height);
     a.field("force", w.force);
     a.field("torque", w.torque);
+    if (!a.loading() || a.has("stiffness")) a.field("stiffness", w.stiffness);
     ServoControl& s = w.servo;
     const auto scope = a.scope("servo");
     a.field("active", s.active);
@@ -32,7 +33,10 @@ void archiveWall(StateArchive& a, Wall& w) {
     a.field("areaWalls", areaWalls);
     if (a.loading() && areaWalls.size() == 4) std::copy(areaWalls.begin(), areaWalls.end(), s.areaWalls);
     a.field("gain", s.gain);
-    if (!a.loading() || a.has("mass")) a.field("mass", s.mass);  // states written before walls had one
+    if (!a.loading() || a.has("mass")) {  // states written before servo walls had them
+        a.field("mass", s.mass);
+        a.field("relaxation", s.relaxation);
+    }
     a.field("maxSpeed", s.maxSpeed);
     a.field("constantFrom", s.constantFrom);
     a.field("constantSpeed", s.constantSpeed);

@@ -184,13 +184,51 @@ TEST(Servo, AWallWithMassIsPushedBySigmaAAndComesToRestWhereTheGrainsCarryIt) {
     EXPECT_NEAR(-world.walls()[0].force.z(), 0.1 + weight, 2e-3);
 }
 
+TEST(Servo, ARelaxedWallClosesItsForceErrorByItsContactsStiffness) {
+    // Yade's rule: each step the lid moves by α (σA − R)/K with K its contacts' Hertz tangent
+    // stiffness. With α = 0.3 it reaches σA on the column within a second, no gain to tune,
+    // and with α = 1 on a single sphere (no compliance behind the contact) in a few steps.
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 100;
+    auto lidOn = [&](int spheres, double relaxation, double top) {
+        Scene scene = scenes::column(spheres, 0.01, scenes::servinGrain(), s);
+        Wall lid;
+        lid.name = "lid";
+        lid.position = Vec3(0, 0, top);
+        lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
+        lid.servo.active = true;
+        lid.servo.direction = -Vec3::UnitZ();
+        lid.servo.stress = 1000.0;
+        lid.servo.area = 1e-4;
+        lid.servo.relaxation = relaxation;
+        lid.servo.maxSpeed = 0.01;
+        scene.walls.push_back(lid);
+        return test::makeWorld(scene);
+    };
+    // Three contacts and the floor's in series behind the lid's: the error falls by ~4 % a
+    // step, monotonically (no overshoot to wait out).
+    World column = lidOn(3, 0.3, 0.0305);
+    test::runUntil(column, 1.0);
+    const Wall& w = column.walls().back();
+    EXPECT_GT(w.stiffness, 0.0);
+    EXPECT_NEAR(-w.force.dot(w.servo.direction), 0.1, 1e-4);
+    EXPECT_LT(w.linearVelocity.norm(), 1e-6);
+    // The stiffness is the Hertz tangent k = 1.5 k_n √δ of the one lid contact.
+    World one = lidOn(1, 1.0, 0.0101);
+    test::runUntil(one, 0.3);
+    const Wall& l = one.walls().back();
+    EXPECT_NEAR(-l.force.dot(l.servo.direction), 0.1, 1e-4);
+}
+
 TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     const char* text = R"({
       "walls": [ {"name": "floor", "type": "plane"},
                  {"name": "gate", "type": "plane", "normal": [1, 0, 0], "disableAt": 0.5,
                   "velocity": [0, 0, 1], "stopAt": 0.25},
                  {"name": "lid", "type": "plane", "normal": [0, 0, -1], "position": [0, 0, 1],
-                  "servo": {"stress": 100, "area": 0.01, "gain": 0.001, "mass": 100}} ],
+                  "servo": {"stress": 100, "area": 0.01, "gain": 0.001, "mass": 100}},
+                 {"name": "lid2", "type": "plane", "servo": {"stress": 1, "area": 1, "relaxation": 0.25}} ],
       "emitters": [ {"region": {"min": [0, 0, 1], "max": [0.1, 0.1, 1.1]}, "rate": 1000,
                      "radiusRange": [0.004, 0.006], "velocity": [0, 0, -1], "stop": 2} ],
       "sinks": [ {"min": [-1, -1, -2], "max": [1, 1, -1]} ]
@@ -202,6 +240,7 @@ TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     EXPECT_TRUE(scene->walls[2].servo.active);
     EXPECT_EQ(scene->walls[2].servo.direction, Vec3(0, 0, -1));
     EXPECT_EQ(scene->walls[2].servo.mass, 100.0);
+    EXPECT_EQ(scene->walls[3].servo.relaxation, 0.25);
     ASSERT_EQ(scene->emitters.size(), 1u);
     EXPECT_EQ(scene->emitters[0].rate, 1000.0);
     EXPECT_EQ(scene->emitters[0].radii.hi, 0.006);
