@@ -35,6 +35,9 @@ struct ServoControl {
     /// α in (0, 1]: each step the wall moves by α (σA − R)/K, K its contacts' stiffness, so the
     /// packing's own compliance sets the pace (Yade's TriaxialStressController); 0: the gain law
     double relaxation = 0.0;
+    /// γ ≥ 0, with a relaxation: each step γ (σA − R)/(K h) is added to a speed the wall learns
+    /// and keeps, the integral term that removes the lag under a prescribed strain rate
+    double integral = 0.0;
     double maxSpeed = 0.1;          ///< |v| limit (m/s)
     double constantFrom = std::numeric_limits<double>::infinity();  ///< from this time (s) the
                                                                     ///< wall moves at:
@@ -69,6 +72,7 @@ struct Wall {
     /// Σ k (n·d)² over its touching contacts, k the normal law's tangent stiffness and d the
     /// servo's direction, last step (N/m); kept for servo walls with a relaxation only
     double stiffness = 0.0;
+    double learnedSpeed = 0.0;  ///< the servo's integral term, along its direction (m/s)
 
     Vec3 toLocal(const Vec3& p) const { return orientation.conjugate() * (p - position); }
     Vec3 toWorld(const Vec3& p) const { return orientation * p + position; }

@@ -306,6 +306,9 @@ ServoControl readServo(const Json& j, const std::string& path, const Wall& wall,
     s.gain = f.number("gain", s.gain, kPositive);
     s.mass = f.number("mass", s.mass, kNonNegative);
     s.relaxation = f.number("relaxation", s.relaxation, kUnit);
+    s.integral = f.number("integral", s.integral, kUnit);
+    if (s.integral > 0.0 && s.relaxation <= 0.0)
+        throw LoadError(f.pathOf("integral"), "needs a relaxation (the integral term scales by the same stiffness)");
     if (s.mass > 0.0 && s.relaxation > 0.0)
         throw LoadError(f.pathOf("relaxation"), "give a mass or a relaxation, not both");
     s.maxSpeed = f.number("maxSpeed", s.maxSpeed, kPositive);

@@ -32,10 +32,19 @@ void World::applySchedule() {
         // The particles push back along −direction; move in while they carry less than σ A.
         const double pushBack = -w.force.dot(s.direction);
         if (s.relaxation > 0.0) {
-            // Nothing touching yet: come in at full speed.
+            // A PI controller on the force error, scaled by the contacts' stiffness K: with
+            // K exact the error obeys e' = (1 − α) e − γ Σe, whose roots stay inside the unit
+            // circle for K off by a factor of several either way. Nothing touching yet: come in
+            // at full speed, nothing learned.
             const double error = s.stress * area - pushBack;
-            const double speed = w.stiffness > 0.0 ? s.relaxation * error / (w.stiffness * m_settings.timeStep)
-                                                   : (error > 0.0 ? s.maxSpeed : 0.0);
+            double speed = error > 0.0 ? s.maxSpeed : 0.0;
+            if (w.stiffness > 0.0) {
+                const double scale = error / (w.stiffness * m_settings.timeStep);
+                w.learnedSpeed = std::clamp(w.learnedSpeed + s.integral * scale, -s.maxSpeed, s.maxSpeed);
+                speed = s.relaxation * scale + w.learnedSpeed;
+            } else {
+                w.learnedSpeed = 0.0;
+            }
             w.linearVelocity = std::clamp(speed, -s.maxSpeed, s.maxSpeed) * s.direction;
             continue;
         }

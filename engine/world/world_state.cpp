@@ -22,7 +22,10 @@ void archiveWall(StateArchive& a, Wall& w) {
     a.field("height", w.height);
     a.field("force", w.force);
     a.field("torque", w.torque);
-    if (!a.loading() || a.has("stiffness")) a.field("stiffness", w.stiffness);
+    if (!a.loading() || a.has("stiffness")) {  // states written before servo walls learned
+        a.field("stiffness", w.stiffness);
+        a.field("learnedSpeed", w.learnedSpeed);
+    }
     ServoControl& s = w.servo;
     const auto scope = a.scope("servo");
     a.field("active", s.active);
@@ -36,6 +39,7 @@ void archiveWall(StateArchive& a, Wall& w) {
     if (!a.loading() || a.has("mass")) {  // states written before servo walls had them
         a.field("mass", s.mass);
         a.field("relaxation", s.relaxation);
+        a.field("integral", s.integral);
     }
     a.field("maxSpeed", s.maxSpeed);
     a.field("constantFrom", s.constantFrom);

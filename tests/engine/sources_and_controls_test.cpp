@@ -221,6 +221,41 @@ TEST(Servo, ARelaxedWallClosesItsForceErrorByItsContactsStiffness) {
     EXPECT_NEAR(-l.force.dot(l.servo.direction), 0.1, 1e-4);
 }
 
+TEST(Servo, TheIntegralTermHoldsTheStressWhileTheFloorRises) {
+    // The floor under the column rises at 1 mm/s, a prescribed strain rate. The proportional
+    // rule alone lags: the lid carries more than σA by the push one step's rise adds, over α.
+    // With the integral term the lid learns the floor's speed and σA is held.
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 100;
+    auto run = [&](double integral) {
+        Scene scene = scenes::column(3, 0.01, scenes::servinGrain(), s);
+        scene.walls[0].linearVelocity = Vec3(0, 0, 1e-3);
+        Wall lid;
+        lid.name = "lid";
+        lid.position = Vec3(0, 0, 0.0305);
+        lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
+        lid.servo.active = true;
+        lid.servo.direction = -Vec3::UnitZ();
+        lid.servo.stress = 1000.0;
+        lid.servo.area = 1e-4;
+        lid.servo.relaxation = 0.3;
+        lid.servo.integral = integral;
+        lid.servo.maxSpeed = 0.01;
+        scene.walls.push_back(lid);
+        World world = test::makeWorld(scene);
+        test::runUntil(world, 1.5);
+        return world;
+    };
+    const World p = run(0.0), pi = run(0.05);
+    const Wall& lagging = p.walls().back();
+    const Wall& held = pi.walls().back();
+    EXPECT_GT(-lagging.force.dot(lagging.servo.direction), 0.105);
+    EXPECT_NEAR(-held.force.dot(held.servo.direction), 0.1, 1e-3);
+    EXPECT_NEAR(held.linearVelocity.z(), 1e-3, 1e-5);
+    EXPECT_NEAR(held.learnedSpeed, -1e-3, 1e-5);  // along the lid's direction, down
+}
+
 TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     const char* text = R"({
       "walls": [ {"name": "floor", "type": "plane"},
@@ -228,7 +263,8 @@ TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
                   "velocity": [0, 0, 1], "stopAt": 0.25},
                  {"name": "lid", "type": "plane", "normal": [0, 0, -1], "position": [0, 0, 1],
                   "servo": {"stress": 100, "area": 0.01, "gain": 0.001, "mass": 100}},
-                 {"name": "lid2", "type": "plane", "servo": {"stress": 1, "area": 1, "relaxation": 0.25}} ],
+                 {"name": "lid2", "type": "plane", "servo": {"stress": 1, "area": 1, "relaxation": 0.25,
+                  "integral": 0.05}} ],
       "emitters": [ {"region": {"min": [0, 0, 1], "max": [0.1, 0.1, 1.1]}, "rate": 1000,
                      "radiusRange": [0.004, 0.006], "velocity": [0, 0, -1], "stop": 2} ],
       "sinks": [ {"min": [-1, -1, -2], "max": [1, 1, -1]} ]
@@ -241,6 +277,7 @@ TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     EXPECT_EQ(scene->walls[2].servo.direction, Vec3(0, 0, -1));
     EXPECT_EQ(scene->walls[2].servo.mass, 100.0);
     EXPECT_EQ(scene->walls[3].servo.relaxation, 0.25);
+    EXPECT_EQ(scene->walls[3].servo.integral, 0.05);
     ASSERT_EQ(scene->emitters.size(), 1u);
     EXPECT_EQ(scene->emitters[0].rate, 1000.0);
     EXPECT_EQ(scene->emitters[0].radii.hi, 0.006);
