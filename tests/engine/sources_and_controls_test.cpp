@@ -19,6 +19,20 @@ Scene boxScene(double half, const StepSettings& s) {
     return scene;
 }
 
+/// A plane lid at height `top` facing down that presses σ = 1 kPa over A = 1 cm² (σA = 0.1 N);
+/// the caller picks its control law.
+Wall servoLid(double top) {
+    Wall lid;
+    lid.name = "lid";
+    lid.position = Vec3(0, 0, top);
+    lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
+    lid.servo.active = true;
+    lid.servo.direction = -Vec3::UnitZ();
+    lid.servo.stress = 1000.0;
+    lid.servo.area = 1e-4;
+    return lid;
+}
+
 TEST(Emitter, EmitsAtItsRateWithoutPlacingOverlaps) {
     // A busy emitter (800/s into a 6 cm box, 200 grains fill 17 % of it) with no gravity:
     // grains stay where they are placed, so any overlap would be the emitter's.
@@ -128,14 +142,7 @@ TEST(Servo, LidSettlesWhereTheGrainsCarryTheTargetStress) {
     s.iterations = 100;
     Material grain = scenes::servinGrain();
     Scene scene = scenes::column(3, 0.01, grain, s);
-    Wall lid;
-    lid.name = "lid";
-    lid.position = Vec3(0, 0, 0.034);
-    lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
-    lid.servo.active = true;
-    lid.servo.direction = -Vec3::UnitZ();
-    lid.servo.stress = 1000.0;
-    lid.servo.area = 1e-4;
+    Wall lid = servoLid(0.034);
     lid.servo.gain = 0.05;
     lid.servo.maxSpeed = 0.01;
     scene.walls.push_back(lid);
@@ -157,14 +164,7 @@ TEST(Servo, AWallWithMassIsPushedBySigmaAAndComesToRestWhereTheGrainsCarryIt) {
     s.timeStep = 5e-3;
     s.iterations = 100;
     Scene scene = scenes::column(3, 0.01, scenes::servinGrain(), s);
-    Wall lid;
-    lid.name = "lid";
-    lid.position = Vec3(0, 0, 0.034);
-    lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
-    lid.servo.active = true;
-    lid.servo.direction = -Vec3::UnitZ();
-    lid.servo.stress = 1000.0;
-    lid.servo.area = 1e-4;
+    Wall lid = servoLid(0.034);
     lid.servo.mass = 0.05;
     lid.servo.maxSpeed = 1.0;
     scene.walls.push_back(lid);
@@ -193,14 +193,7 @@ TEST(Servo, ARelaxedWallClosesItsForceErrorByItsContactsStiffness) {
     s.iterations = 100;
     auto lidOn = [&](int spheres, double relaxation, double top) {
         Scene scene = scenes::column(spheres, 0.01, scenes::servinGrain(), s);
-        Wall lid;
-        lid.name = "lid";
-        lid.position = Vec3(0, 0, top);
-        lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
-        lid.servo.active = true;
-        lid.servo.direction = -Vec3::UnitZ();
-        lid.servo.stress = 1000.0;
-        lid.servo.area = 1e-4;
+        Wall lid = servoLid(top);
         lid.servo.relaxation = relaxation;
         lid.servo.maxSpeed = 0.01;
         scene.walls.push_back(lid);
@@ -231,14 +224,7 @@ TEST(Servo, TheIntegralTermHoldsTheStressWhileTheFloorRises) {
     auto run = [&](double integral) {
         Scene scene = scenes::column(3, 0.01, scenes::servinGrain(), s);
         scene.walls[0].linearVelocity = Vec3(0, 0, 1e-3);
-        Wall lid;
-        lid.name = "lid";
-        lid.position = Vec3(0, 0, 0.0305);
-        lid.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
-        lid.servo.active = true;
-        lid.servo.direction = -Vec3::UnitZ();
-        lid.servo.stress = 1000.0;
-        lid.servo.area = 1e-4;
+        Wall lid = servoLid(0.0305);
         lid.servo.relaxation = 0.3;
         lid.servo.integral = integral;
         lid.servo.maxSpeed = 0.01;
