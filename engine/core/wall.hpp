@@ -21,8 +21,9 @@ enum class WallShape : std::uint8_t {
 /// the material) at gain × (σ A − R), R the force the particles push it back with, so that it
 /// settles where the particles carry the target stress σ over the area A. The wall stays
 /// kinematic within a step. With a `mass` the wall is instead a body pushed by the force σA and
-/// by the particles, its speed updated after each step: wang-servin-berglund's walls of 100 kg on
-/// prismatic motors, which need no gain tuned to the packing's stiffness.
+/// by the particles, its speed updated after each step (wang-servin-berglund's walls of 100 kg on
+/// prismatic motors; explicit here, so nothing but the grains damps it); with a `relaxation` it
+/// steps by the force error over its contacts' stiffness (see the fields).
 struct ServoControl {
     bool active = false;
     Vec3 direction = Vec3::Zero();  ///< unit, pointing into the sample (world)
