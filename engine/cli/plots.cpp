@@ -44,7 +44,9 @@ std::string drawPlots(const std::vector<Plot>& plots, const std::string& scriptP
            << "set title " << label(p.title) << "\n"
            << "set xlabel " << label(p.xLabel) << "\nset ylabel " << label(p.yLabel) << "\n"
            << (p.logX ? "set logscale x\n" : "unset logscale x\n")
-           << (p.logY ? "set logscale y\n" : "unset logscale y\n");
+           << (p.logY ? "set logscale y\n" : "unset logscale y\n")
+           // One plot's arrows and ranges are not the next one's.
+           << "unset arrow\nset autoscale\n";
         for (const std::string& e : p.extra) gp << e << "\n";
         gp << "plot ";
         for (size_t i = 0; i < p.lines.size(); ++i) {

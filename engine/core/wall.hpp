@@ -21,9 +21,11 @@ enum class WallShape : std::uint8_t {
 /// the material) at gain × (σ A − R), R the force the particles push it back with, so that it
 /// settles where the particles carry the target stress σ over the area A. The wall stays
 /// kinematic within a step. With a `mass` the wall is instead a body pushed by the force σA and
-/// by the particles, its speed updated after each step (wang-servin-berglund's walls of 100 kg on
-/// prismatic motors; explicit here, so nothing but the grains damps it); with a `relaxation` it
-/// steps by the force error over its contacts' stiffness (see the fields).
+/// by the particles (wang-servin-berglund's walls of 100 kg on prismatic motors): in a nonsmooth
+/// step a prismatic body of the solve, so its contacts' impulses and its motion are found
+/// together and it cannot run into the grains within a step; in the smooth DEM its speed is
+/// updated after each step from that step's force. With a `relaxation` it steps by the force
+/// error over its contacts' stiffness (see the fields).
 struct ServoControl {
     bool active = false;
     Vec3 direction = Vec3::Zero();  ///< unit, pointing into the sample (world)
@@ -39,7 +41,7 @@ struct ServoControl {
     /// γ ≥ 0, with a relaxation: each step γ (σA − R)/(K h) is added to a speed the wall learns
     /// and keeps, the integral term that removes the lag under a prescribed strain rate
     double integral = 0.0;
-    double maxSpeed = 0.1;          ///< |v| limit (m/s)
+    double maxSpeed = 0.1;          ///< |v| limit (m/s); a wall with a mass: after each step
     double constantFrom = std::numeric_limits<double>::infinity();  ///< from this time (s) the
                                                                     ///< wall moves at:
     double constantSpeed = 0.0;     ///< speed along `direction` (m/s), strain-controlled phase

@@ -50,7 +50,7 @@ public:
     /// entries become immovable: no row refers to them.
     void loadBodies(const ParticleStore& p, std::vector<SolverBody>& bodies);
     /// Which solver body carries each particle's contacts (valid after loadBodies).
-    BodyMap map() const { return BodyMap{m_body, m_offset}; }
+    BodyMap map() const { return BodyMap{m_body, m_offset, {}, {}}; }
     /// The gyroscopic term ω ← ω − h I⁻¹ (ω × I ω) of each free aggregate (servin-wang's Ṁẋ).
     void applyGyroscopic(std::vector<SolverBody>& bodies, double h) const;
     /// Aggregate velocities from the solve; members co-move (Algorithm 1 line 12).

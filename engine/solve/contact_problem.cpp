@@ -67,8 +67,15 @@ ContactProblem ContactProblem::fromRows(std::span<const SolverContact> rows,
         rotates[static_cast<size_t>(u)] = hasRotation(body);
         for (int d = 0; d < 3; ++d) {
             mass.emplace_back(6 * u + d, 6 * u + d, 1.0 / body.invMass);
-            invMass.emplace_back(6 * u + d, 6 * u + d, body.invMass);
+            if (!body.prismatic()) invMass.emplace_back(6 * u + d, 6 * u + d, body.invMass);
         }
+        // A prismatic body's M⁻¹ is (1/m) a aᵀ: W = J M⁻¹ Jᵀ moves it along a only (M stays
+        // m·1, which only sizes the methods' scaling).
+        if (body.prismatic())
+            for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 3; ++c)
+                    if (const double k = body.invMass * body.axis[r] * body.axis[c]; k != 0.0)
+                        invMass.emplace_back(6 * u + r, 6 * u + c, k);
         const Eigen::Matrix3d ki =
             rotates[static_cast<size_t>(u)] ? inverseInertia(body) : Eigen::Matrix3d::Identity();
         const Eigen::Matrix3d k = ki.inverse();

@@ -32,7 +32,7 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     const Index staticBody = staticBodyIndex(bodies);
     const bool wall = (c.flags[i] & kWallContact) != 0;
     r.a = map.of(c.bodyA[i]);
-    r.b = wall ? staticBody : map.of(c.bodyB[i]);
+    r.b = wall ? map.ofWall(c.bodyB[i], staticBody) : map.of(c.bodyB[i]);
     r.contact = static_cast<std::uint32_t>(i);
     r.n = c.normal[i];
     tangentFrame(r.n, r.t1, r.t2);
@@ -72,8 +72,10 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     for (double& l : r.lambda) l = 0.0;
 
     // The wall moves: its contact-point velocity is a constant of the step, so the kernel
-    // sees B at rest and the rows aim for −(wall velocity) instead.
-    const Vec3 vw = wall ? c.wallVelocity[i] : Vec3::Zero().eval();
+    // sees B at rest and the rows aim for −(wall velocity) instead. A wall the solve moves
+    // carries its linear velocity in its body; the rest (a belt) stays in the bias.
+    Vec3 vw = wall ? c.wallVelocity[i] : Vec3::Zero().eval();
+    if (wall && map.wallMoves(c.bodyB[i])) vw -= map.wallLinear[c.bodyB[i]];
     const Vec3 ww = wall ? c.wallAngularVelocity[i] : Vec3::Zero().eval();
     r.bias[0] = -scale * r.n.dot(vw);
     r.bias[1] = -r.t1.dot(vw);
@@ -83,8 +85,8 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
     r.bias[5] = -r.n.dot(ww);
 
     auto linearRow = [&](int k) {
-        return A.invMass + B.invMass + angularA[k].dot(responseA[k]) +
-               angularB[k].dot(responseB[k]);
+        return A.linearWeight(*directions[k]) + B.linearWeight(*directions[k]) +
+               angularA[k].dot(responseA[k]) + angularB[k].dot(responseB[k]);
     };
     auto angularRow = [&](const Vec3& axis) {
         return axis.dot(responseOfA(axis)) + axis.dot(responseOfB(axis));
@@ -109,7 +111,11 @@ Vec3 relativeContactVelocity(const ContactSet& c, size_t i, std::span<const Solv
                              const BodyMap& map) {
     const SolverBody& A = bodies[map.of(c.bodyA[i])];
     const Vec3 va = A.v + A.w.cross(map.lever(c.bodyA[i], c.leverA[i]));
-    if (c.flags[i] & kWallContact) return c.wallVelocity[i] - va;
+    if (c.flags[i] & kWallContact) {
+        const Index w = c.bodyB[i];
+        if (!map.wallMoves(w)) return c.wallVelocity[i] - va;
+        return c.wallVelocity[i] - map.wallLinear[w] + bodies[map.wallBody[w]].v - va;
+    }
     const SolverBody& B = bodies[map.of(c.bodyB[i])];
     return B.v + B.w.cross(map.lever(c.bodyB[i], c.leverB[i])) - va;
 }

@@ -18,8 +18,8 @@ void addResidual(RowSums& s, double dl, double invD) {
 inline void applyRows(SolverBody& A, SolverBody& B, const SolverContact& c, const Vec3* responseA,
                       const Vec3* responseB, double d0, double d1, double d2) {
     const Vec3 p = d0 * c.n + d1 * c.t1 + d2 * c.t2;
-    A.v -= A.invMass * p;
-    B.v += B.invMass * p;
+    A.v -= A.linearResponse(p);
+    B.v += B.linearResponse(p);
     A.w -= d0 * responseA[0] + d1 * responseA[1] + d2 * responseA[2];
     B.w += d0 * responseB[0] + d1 * responseB[1] + d2 * responseB[2];
 }

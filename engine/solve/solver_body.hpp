@@ -9,7 +9,9 @@ namespace ndem {
 
 /// Generalised velocity and inverse mass properties of one body. The inverse inertia is a
 /// symmetric world-frame tensor (xx, yy, zz, xy, xz, yz) so that rigid aggregates (model
-/// reduction) use the same rows as spheres, whose tensor is isotropic.
+/// reduction) use the same rows as spheres, whose tensor is isotropic. A body with an `axis`
+/// slides along it and nothing else (a servo wall with a mass on its prismatic motor): its
+/// inverse mass is (1/m) a aᵀ, and its rows are general rows.
 ///
 /// 128 bytes, aligned to a cache line: the first 64 bytes (v, ω, 1/m, I⁻¹_xx) are all the
 /// SIMD sphere kernel reads and writes (contact_block.hpp, kBodyStride), one line per body.
@@ -20,6 +22,19 @@ struct alignas(64) SolverBody {
     Vec3 w = Vec3::Zero();  ///< angular velocity (rad/s)
     double invMass = 0.0;   ///< 1/m (1/kg)
     double invInertia[6] = {0, 0, 0, 0, 0, 0};  ///< I⁻¹ (1/(kg m²)), symmetric
+    Vec3 axis = Vec3::Zero();  ///< unit: the only direction it moves in; zero: free
+
+    bool prismatic() const { return axis.x() != 0.0 || axis.y() != 0.0 || axis.z() != 0.0; }
+    /// Δv of an impulse p (N s): M⁻¹ p, along the axis only for a prismatic body.
+    Vec3 linearResponse(const Vec3& p) const {
+        return prismatic() ? Vec3(invMass * axis.dot(p) * axis) : Vec3(invMass * p);
+    }
+    /// dᵀ M⁻¹ d for a unit direction d: the body's share of a row's diagonal.
+    double linearWeight(const Vec3& d) const {
+        if (!prismatic()) return invMass;
+        const double along = axis.dot(d);
+        return invMass * along * along;
+    }
 
     Vec3 applyInvInertia(const Vec3& t) const {
         const double* k = invInertia;
@@ -37,8 +52,9 @@ struct alignas(64) SolverBody {
         invInertia[0] = invInertia[1] = invInertia[2] = k;
         invInertia[3] = invInertia[4] = invInertia[5] = 0.0;
     }
+    /// A prismatic body is not: its rows must not go to the sphere kernel.
     bool isotropic() const {
-        return invInertia[0] == invInertia[1] && invInertia[0] == invInertia[2] &&
+        return !prismatic() && invInertia[0] == invInertia[1] && invInertia[0] == invInertia[2] &&
                invInertia[3] == 0.0 && invInertia[4] == 0.0 && invInertia[5] == 0.0;
     }
     /// Nothing the solver does can move it (walls' static body, kinematic particles).

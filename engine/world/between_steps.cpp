@@ -48,9 +48,11 @@ void World::applySchedule() {
             w.linearVelocity = std::clamp(speed, -s.maxSpeed, s.maxSpeed) * s.direction;
             continue;
         }
+        if (wallInSolve(w)) continue;  // its body in the step's solve moves it
         if (s.mass > 0.0) {
-            // Symplectic Euler on the wall's one degree of freedom, with the particles' force of
-            // the step just taken: stable while the packing's stiffness K keeps h √(K/m) < 2.
+            // The smooth DEM's: symplectic Euler on the wall's one degree of freedom, with the
+            // particles' force of the step just taken: stable while the packing's stiffness K keeps
+            // h √(K/m) < 2.
             const double along = w.linearVelocity.dot(s.direction) +
                                  m_settings.timeStep * (s.stress * area - pushBack) / s.mass;
             w.linearVelocity = std::clamp(along, -s.maxSpeed, s.maxSpeed) * s.direction;

@@ -175,8 +175,10 @@ void World::continuousStage(StepContext& ctx) {
     buildContinuousRows(m_contacts, m_materials, m_history, m_bodies, ctx.settings,
                         gravity().norm(), m_rows, ctx.map, warmRow);
     const Vec3 gh = m_settings.timeStep * gravity();
-    for (size_t i = 0; i + 1 < m_bodies.size(); ++i)  // the last body is the static one
-        if (m_bodies[i].invMass > 0.0) m_bodies[i].v += gh;
+    // The last body is the static one; a wall's motor holds it against gravity.
+    for (size_t i = 0; i + 1 < m_bodies.size(); ++i)
+        if (m_bodies[i].invMass > 0.0 && !m_bodies[i].prismatic()) m_bodies[i].v += gh;
+    pushSolvedWalls();
     if (m_reduction.aggregateCount() > 0) m_reduction.applyGyroscopic(m_bodies, m_settings.timeStep);
     if (warmWhileBuilding) {
         if (ctx.settings.warmStartVelocity) applyRowImpulses(m_rows, m_bodies);
@@ -271,6 +273,14 @@ void World::writeBackVelocities(const StepContext& ctx) {
         }
     });
     if (m_reduction.aggregateCount() > 0) m_reduction.storeBodies(m_bodies, m_particles, m_walls);
+    // A wall the solve moved keeps its velocity, within its motor's speed limit.
+    for (size_t k = 0; k < m_wallBody.size() && k < m_walls.size(); ++k) {
+        if (m_wallBody[k] < 0) continue;
+        Wall& w = m_walls[k];
+        const double along = m_bodies[m_wallBody[k]].v.dot(w.servo.direction);
+        w.linearVelocity =
+            std::clamp(along, -w.servo.maxSpeed, w.servo.maxSpeed) * w.servo.direction;
+    }
 }
 
 void World::solveImpacts(StepContext& ctx) {
@@ -330,6 +340,7 @@ void World::loadSolverBodies(StepContext& ctx) {
             b.w = m_particles.angularVelocity[i];
             b.invMass = m_particles.invMass[i];
             b.setIsotropicInvInertia(m_particles.invInertia[i]);
+            b.axis.setZero();  // the slot may have held a wall's body last step
         }
     });
     m_bodies[n] = SolverBody{};  // the static body every wall contact uses as B
@@ -338,6 +349,40 @@ void World::loadSolverBodies(StepContext& ctx) {
     if (m_reduction.aggregateCount() > 0) {
         m_reduction.loadBodies(m_particles, m_bodies);
         ctx.map = m_reduction.map();
+    }
+    // The walls the solve moves, between those and the static body (which stays last).
+    m_wallBody.assign(m_walls.size(), -1);
+    m_wallLinear.resize(m_walls.size());
+    bool any = false;
+    for (size_t k = 0; k < m_walls.size(); ++k) {
+        const Wall& w = m_walls[k];
+        m_wallLinear[k] = w.linearVelocity;
+        if (!wallInSolve(w)) continue;
+        if (!any) m_bodies.pop_back();
+        any = true;
+        m_wallBody[k] = static_cast<Index>(m_bodies.size());
+        SolverBody& b = m_bodies.emplace_back();
+        b.axis = w.servo.direction;
+        b.v = w.linearVelocity.dot(b.axis) * b.axis;
+        b.invMass = 1.0 / w.servo.mass;
+    }
+    if (!any) return;
+    m_bodies.emplace_back();
+    ctx.map.wallBody = m_wallBody;
+    ctx.map.wallLinear = m_wallLinear;
+}
+
+bool World::wallInSolve(const Wall& w) const {
+    return w.enabled && w.servo.active && w.servo.mass > 0.0 && m_time < w.servo.constantFrom &&
+           m_settings.mode != StepMode::Smooth && m_settings.formulation == Formulation::Dynamic;
+}
+
+void World::pushSolvedWalls() {
+    const double h = m_settings.timeStep;
+    for (size_t k = 0; k < m_walls.size(); ++k) {
+        if (k >= m_wallBody.size() || m_wallBody[k] < 0) continue;
+        const ServoControl& s = m_walls[k].servo;
+        m_bodies[m_wallBody[k]].v += h * s.stress * servoArea(s) / s.mass * s.direction;
     }
 }
 

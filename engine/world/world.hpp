@@ -228,6 +228,11 @@ private:
     void scheduleStaticServos();
     /// σ's area A of a servo wall (m²; in the plane a length times 1 m).
     double servoArea(const ServoControl& s) const;
+    /// A servo wall with a mass, before its constant-speed phase, in a dynamic nonsmooth step:
+    /// a prismatic body of the solve, pushed by σA (wang-servin-berglund Sec. 4.4's walls).
+    bool wallInSolve(const Wall& w) const;
+    /// Adds h σA/m along its axis to each such wall's body (the force of its motor).
+    void pushSolvedWalls();
     /// PGS options from the settings: threads, kernel and friction model.
     PgsOptions pgsOptions(const StepContext& ctx, int iterations, double tolerance = 0.0,
                           std::vector<double>* residualHistory = nullptr) const;
@@ -253,7 +258,10 @@ private:
     SmoothPairs::Totals m_smoothTotals;
     bool m_lastStepOnLists = false;
 
-    std::vector<SolverBody> m_bodies;  ///< particles then one static body for walls
+    /// Particles, aggregates, the walls the solve moves, then one static body for the others.
+    std::vector<SolverBody> m_bodies;
+    std::vector<Index> m_wallBody;   ///< per wall: its solver body, or −1 (BodyMap::wallBody)
+    std::vector<Vec3> m_wallLinear;  ///< per wall: its velocity at detection (BodyMap::wallLinear)
     std::vector<SolverContact> m_rows;
     std::vector<SolverContact> m_impactRows;
     PgsSolver m_pgs, m_impactPgs;  ///< continuous and impact stage (buffers kept between steps)

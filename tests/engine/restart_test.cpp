@@ -65,8 +65,8 @@ TEST(Restart, TheReducedConveyorStepsOnBitForBitWithItsAggregatesAndEmitter) {
 }
 
 TEST(Restart, TheTriaxialTestStepsOnBitForBitWithItsServoWalls) {
-    // At 3.5 s the side walls hold the confining stress by servo and the top moves at a
-    // constant strain rate.
+    // At 3.5 s the six walls, bodies of the solve pushed by their motors, hold the confining
+    // stress on the grains, whose friction came on at 3 s.
     expectExactRestart({"triaxial.json", {}, 3.5, 100});
 }
 

@@ -33,6 +33,20 @@ Wall servoLid(double top) {
     return lid;
 }
 
+/// The servoLid with a mass of 50 g over a column of three spheres, solved by `method`.
+World massLidOnColumn(SolverMethod method, double top) {
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 100;
+    s.method = method;
+    Scene scene = scenes::column(3, 0.01, scenes::servinGrain(), s);
+    Wall lid = servoLid(top);
+    lid.servo.mass = 0.05;
+    lid.servo.maxSpeed = 1.0;
+    scene.walls.push_back(lid);
+    return test::makeWorld(scene);
+}
+
 TEST(Emitter, EmitsAtItsRateWithoutPlacingOverlaps) {
     // A busy emitter (800/s into a 6 cm box, 200 grains fill 17 % of it) with no gravity:
     // grains stay where they are placed, so any overlap would be the emitter's.
@@ -160,15 +174,8 @@ TEST(Servo, AWallWithMassIsPushedBySigmaAAndComesToRestWhereTheGrainsCarryIt) {
     // wang-servin-berglund's walls: bodies of mass m on which a motor pushes with σ A. In free
     // flight the lid accelerates at exactly σ A / m; on the column it must come to rest where
     // the column carries σ A, with no gain to tune.
-    StepSettings s;
-    s.timeStep = 5e-3;
-    s.iterations = 100;
-    Scene scene = scenes::column(3, 0.01, scenes::servinGrain(), s);
-    Wall lid = servoLid(0.034);
-    lid.servo.mass = 0.05;
-    lid.servo.maxSpeed = 1.0;
-    scene.walls.push_back(lid);
-    World world = test::makeWorld(scene);
+    World world = massLidOnColumn(SolverMethod::Pgs, 0.034);
+    const Wall lid = world.walls().back();
     const double accel = 1000.0 * 1e-4 / 0.05;  // 2 m/s²
     test::runUntil(world, 0.01);
     const double v1 = world.walls().back().linearVelocity.dot(lid.servo.direction);
@@ -182,6 +189,85 @@ TEST(Servo, AWallWithMassIsPushedBySigmaAAndComesToRestWhereTheGrainsCarryIt) {
     EXPECT_LT(w.linearVelocity.norm(), 1e-4);
     const double weight = 3 * world.particles().mass[0] * 9.81;
     EXPECT_NEAR(-world.walls()[0].force.z(), 0.1 + weight, 2e-3);
+}
+
+TEST(Servo, AWallWithMassTradesMomentumWithTheGrainsInsideTheSolve) {
+    // The lid is a body of the step's solve: striking a free sphere (no gravity, no floor) it
+    // obeys Newton's law with the sphere's restitution and conserves momentum to round-off,
+    // as two grains would. A wall moved after the step would instead run h v₀ into the grain.
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 100;
+    s.gravity = Vec3::Zero();
+    Material grain = scenes::servinGrain();
+    grain.restitution = 0.5;
+    Scene scene = scenes::column(1, 0.01, grain, s);
+    scene.walls.clear();
+    const double v0 = 0.1;
+    Wall lid = servoLid(0.01 + 0.5 * s.timeStep * v0);  // closes within the first step
+    lid.servo.stress = 1e-9;                            // σA h/m: 4·10⁻¹² v₀ a step
+    lid.linearVelocity = v0 * lid.servo.direction;
+    lid.servo.maxSpeed = 1.0;
+    scene.walls.push_back(lid);
+    World world = test::makeWorld(scene);
+    const double m = world.particles().mass[0];
+    world.walls()[0].servo.mass = m;  // as heavy as the sphere: an even trade
+    world.step();
+    const Vec3 d = lid.servo.direction;
+    const double wall = world.walls()[0].linearVelocity.dot(d);
+    const double sphere = world.particles().velocity[0].dot(d);
+    const double motor = lid.servo.stress * lid.servo.area * s.timeStep;  // σA h a step
+    EXPECT_NEAR(m * wall + m * sphere, m * v0 + motor, 1e-12 * m * v0);
+    EXPECT_NEAR(sphere - wall, 0.5 * v0, 1e-3 * v0);  // v_g − v_w = e v₀
+    EXPECT_NEAR(wall, 0.25 * v0, 1e-3 * v0);
+    for (int k = 0; k < 20; ++k)
+        world.step();
+    const double later =
+        world.walls()[0].linearVelocity.dot(d) + world.particles().velocity[0].dot(d);
+    EXPECT_NEAR(m * later, m * v0 + 21 * motor, 1e-12 * m * v0);
+    // Pushed along, never run into: the lid stays a radius above the centre, less 1 % of d.
+    EXPECT_GT(world.walls()[0].position.z() - world.particles().position[0].z(), 0.005 - 1e-4);
+}
+
+TEST(Servo, AWallWithMassIsABodyOfEverySolver) {
+    // The explicit solvers take the wall from the assembled problem (its M⁻¹ = (1/m) a aᵀ):
+    // each brings the lid to rest where the column carries σA, as the PGS does.
+    for (SolverMethod method : {SolverMethod::Nncg, SolverMethod::Apgd, SolverMethod::Nlgs,
+                                SolverMethod::InteriorPoint}) {
+        World world = massLidOnColumn(method, 0.0305);
+        test::runUntil(world, 3.0);
+        const Wall& w = world.walls().back();
+        EXPECT_NEAR(-w.force.dot(w.servo.direction), 0.1, 1e-3) << static_cast<int>(method);
+        EXPECT_LT(w.linearVelocity.norm(), 1e-4) << static_cast<int>(method);
+        EXPECT_NEAR(w.position.x(), 0.0, 1e-12) << static_cast<int>(method);  // along its axis only
+    }
+}
+
+TEST(Servo, AGrainEmittedIntoTheSlotOfAWallsBodyIsAFreeGrain) {
+    // The wall's solver body follows the particles'; a grain emitted later takes that slot
+    // and must not inherit the wall's axis (it would slide along x only and never fall).
+    StepSettings s;
+    s.timeStep = 5e-3;
+    s.iterations = 20;
+    Scene scene = scenes::column(0, 0.01, scenes::servinGrain(), s);
+    Wall side = servoLid(0.0);
+    side.position = Vec3(-0.05, 0, 0);
+    side.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3::UnitX());
+    side.servo.direction = Vec3::UnitX();
+    side.servo.stress = 1e-9;
+    side.servo.mass = 1.0;
+    scene.walls.push_back(side);
+    EmitterSpec e;
+    e.min = e.max = Vec3(0, 0, 0.1);
+    e.rate = 1.0 / s.timeStep;
+    e.start = 0.05;
+    e.maxCount = 1;
+    e.radii.lo = e.radii.hi = 0.005;
+    scene.emitters.push_back(e);
+    World world = test::makeWorld(scene);
+    test::runUntil(world, 0.1);
+    ASSERT_EQ(world.particles().size(), 1u);
+    EXPECT_LT(world.particles().velocity[0].z(), -0.3);  // falling for ~0.05 s at g
 }
 
 TEST(Servo, ARelaxedWallClosesItsForceErrorByItsContactsStiffness) {

@@ -215,13 +215,12 @@ int columnOf(const Table& table, const std::string& name) {
 }
 
 const std::vector<Case>& cases() {
-    static const std::vector<Case> all = {janssenCase(),  iterationScalingCase(), warmStartCase(),
-                                          drumCase(),     drum80dCase(),          angleOfReposeCase(),    collapseCase(),
-                                          modelReductionCase(),   solverAccuracyCase(),
-                                          columnCollapse2dCase(), solverRaceCase(),
-                                          biaxial2dCase(),        alart2014Case(),
-                                          alart2014NullSpaceCase(), alart2014SparseCase(),
-                                          alart2014SpaceCase()};
+    static const std::vector<Case> all = {
+        janssenCase(),        iterationScalingCase(),   warmStartCase(),       drumCase(),
+        drum80dCase(),        angleOfReposeCase(),      collapseCase(),        modelReductionCase(),
+        solverAccuracyCase(), columnCollapse2dCase(),   solverRaceCase(),      biaxial2dCase(),
+        alart2014Case(),      alart2014NullSpaceCase(), alart2014SparseCase(), alart2014SpaceCase(),
+        triaxialCase()};
     return all;
 }
 

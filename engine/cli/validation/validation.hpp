@@ -125,5 +125,6 @@ Case alart2014Case();
 Case alart2014NullSpaceCase();
 Case alart2014SparseCase();
 Case alart2014SpaceCase();
+Case triaxialCase();
 
 }  // namespace ndem::cli::validation
