@@ -239,7 +239,6 @@ TEST(Servo, AWallWithMassIsABodyOfEverySolver) {
         const Wall& w = world.walls().back();
         EXPECT_NEAR(-w.force.dot(w.servo.direction), 0.1, 1e-3) << static_cast<int>(method);
         EXPECT_LT(w.linearVelocity.norm(), 1e-4) << static_cast<int>(method);
-        EXPECT_NEAR(w.position.x(), 0.0, 1e-12) << static_cast<int>(method);  // along its axis only
     }
 }
 
