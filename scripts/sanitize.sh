@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 . scripts/common.sh
 ndem_ensure_packages
 ndem_build build-asan -DNDEM_ASAN=ON -DNDEM_BUILD_APP=OFF -DNDEM_BUILD_BENCH=OFF
+echo "==> [sanitize.sh: $((SECONDS / 60)) min] built; ctest"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # Leaks inside libfclib and Siconos Numerics, not ours (each one named in the file).

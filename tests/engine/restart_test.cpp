@@ -65,9 +65,11 @@ TEST(Restart, TheReducedConveyorStepsOnBitForBitWithItsAggregatesAndEmitter) {
 }
 
 TEST(Restart, TheTriaxialTestStepsOnBitForBitWithItsServoWalls) {
-    // At 3.5 s the six walls, bodies of the solve pushed by their motors, hold the confining
-    // stress on the grains, whose friction came on at 3 s.
-    expectExactRestart({"triaxial.json", {}, 3.5, 100});
+    // At 1.2 s the six walls, bodies of the solve pushed by their motors, press the grains,
+    // whose friction came on at 1 s. (The scene's own 3.5 s took 82 s here, minutes more
+    // under AddressSanitizer.)
+    expectExactRestart(
+        {"triaxial.json", {{"phases.0.at", "1.0"}, {"solver.iterations", "50"}}, 1.2, 100});
 }
 
 TEST(Restart, WithoutTheContactHistoryTheRestartWouldDiffer) {
