@@ -2,8 +2,8 @@
 # The engine, the `ndem` command, the sim thread and the video writer, and their tests, built
 # with AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/, the Release optimisation,
 # so that every floating-point result is the one the Release build computes) and run through
-# ctest: a read or write out of bounds, a use after free, a leak, a signed overflow, a
-# misaligned or null access stops the test that made it. The long reproductions
+# ctest: a read or write out of bounds, a use after free, a leak, a signed overflow, a bad
+# shift stops the test that made it (the UBSan checks left out: CMakeLists.txt). The long reproductions
 # (Validation.*, and the quick Janssen case run twice to test `validate --resume`, 230 s here
 # under the sanitizers) are left out: they run in the Release build, and the checkpoint code
 # they use runs here in Restart.* and the other checkpoint tests.
