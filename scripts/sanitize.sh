@@ -24,7 +24,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # Leaks inside libfclib and Siconos Numerics, not ours (each one named in the file).
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan-thirdparty.supp"
 # Also left out: the tests that run the same code as their smaller neighbours for many more
-# steps, 7-10 times slower here than in Release (60-390 s each, 36 of the 60 core-minutes these
+# steps, 7-10 times slower here than in Release (60-390 s each, 33 of the 60 core-minutes these
 # tests took under the sanitizers). The same code runs here in: the servo wall's every-solver
 # test (APGD), the other AxisPressure, Conservation, SiloScene and Restart tests, PgsKernel's
 # float blocks, one stiffness of the Hertz column and the other WarmStart tests.
