@@ -191,24 +191,32 @@ TEST(Servo, AWallWithMassIsPushedBySigmaAAndComesToRestWhereTheGrainsCarryIt) {
     EXPECT_NEAR(-world.walls()[0].force.z(), 0.1 + weight, 2e-3);
 }
 
-TEST(Servo, AWallWithMassTradesMomentumWithTheGrainsInsideTheSolve) {
-    // The lid is a body of the step's solve: striking a free sphere (no gravity, no floor) it
-    // obeys Newton's law with the sphere's restitution and conserves momentum to round-off,
-    // as two grains would. A wall moved after the step would instead run h v₀ into the grain.
+/// A lid on a servo, moving down at v0, about to strike one free sphere of `grain` (no
+/// gravity, no floor); the wall closes the gap within the first 5 ms step.
+Scene lidStrikingASphere(const Material& grain, double v0) {
     StepSettings s;
     s.timeStep = 5e-3;
     s.iterations = 100;
     s.gravity = Vec3::Zero();
-    Material grain = scenes::servinGrain();
-    grain.restitution = 0.5;
     Scene scene = scenes::column(1, 0.01, grain, s);
     scene.walls.clear();
-    const double v0 = 0.1;
-    Wall lid = servoLid(0.01 + 0.5 * s.timeStep * v0);  // closes within the first step
-    lid.servo.stress = 1e-9;                            // σA h/m: 4·10⁻¹² v₀ a step
+    Wall lid = servoLid(0.01 + 0.5 * s.timeStep * v0);
+    lid.servo.stress = 1e-9;  // σA h/m: 4·10⁻¹² v₀ a step
     lid.linearVelocity = v0 * lid.servo.direction;
     lid.servo.maxSpeed = 1.0;
     scene.walls.push_back(lid);
+    return scene;
+}
+
+TEST(Servo, AWallWithMassTradesMomentumWithTheGrainsInsideTheSolve) {
+    // The lid is a body of the step's solve: striking a free sphere (no gravity, no floor) it
+    // obeys Newton's law with the sphere's restitution and conserves momentum to round-off,
+    // as two grains would. A wall moved after the step would instead run h v₀ into the grain.
+    Material grain = scenes::servinGrain();
+    grain.restitution = 0.5;
+    const double v0 = 0.1;
+    const Scene scene = lidStrikingASphere(grain, v0);
+    const Wall lid = scene.walls[0];
     World world = test::makeWorld(scene);
     const double m = world.particles().mass[0];
     world.walls()[0].servo.mass = m;  // as heavy as the sphere: an even trade
@@ -216,7 +224,7 @@ TEST(Servo, AWallWithMassTradesMomentumWithTheGrainsInsideTheSolve) {
     const Vec3 d = lid.servo.direction;
     const double wall = world.walls()[0].linearVelocity.dot(d);
     const double sphere = world.particles().velocity[0].dot(d);
-    const double motor = lid.servo.stress * lid.servo.area * s.timeStep;  // σA h a step
+    const double motor = lid.servo.stress * lid.servo.area * scene.settings.timeStep;  // σA h
     EXPECT_NEAR(m * wall + m * sphere, m * v0 + motor, 1e-12 * m * v0);
     EXPECT_NEAR(sphere - wall, 0.5 * v0, 1e-3 * v0);  // v_g − v_w = e v₀
     EXPECT_NEAR(wall, 0.25 * v0, 1e-3 * v0);
@@ -234,22 +242,11 @@ TEST(Servo, AWallWithMassMovesOnlyAlongItsAxisAndTakesNoFrictionSideways) {
     // axis, so the friction that makes the sphere stick on it meets an infinite mass sideways:
     // the sphere leaves rolling on the lid with 5/7 of u, as on a fixed wall, and the lid never
     // moves off its axis.
-    StepSettings s;
-    s.timeStep = 5e-3;
-    s.iterations = 100;
-    s.gravity = Vec3::Zero();
     Material grain = scenes::servinGrain();
     grain.restitution = 0.5;
     grain.friction = 0.5;  // sticks: the 2/7 m u it needs is far below μ times the strike
-    Scene scene = scenes::column(1, 0.01, grain, s);
-    scene.walls.clear();
-    const double v0 = 0.1, u = 0.01;
-    Wall lid = servoLid(0.01 + 0.5 * s.timeStep * v0);
-    lid.servo.stress = 1e-9;
-    lid.linearVelocity = v0 * lid.servo.direction;
-    lid.servo.maxSpeed = 1.0;
-    scene.walls.push_back(lid);
-    World world = test::makeWorld(scene);
+    const double u = 0.01;
+    World world = test::makeWorld(lidStrikingASphere(grain, 0.1));
     const double m = world.particles().mass[0], r = world.particles().radius[0];
     world.walls()[0].servo.mass = m;
     world.particles().velocity[0].x() = u;
