@@ -9,6 +9,8 @@ set xlabel "t (s)"
 set ylabel "h"
 unset logscale x
 unset logscale y
+unset arrow
+set autoscale
 set key bottom right
 set yrange [0:1.02]
 plot "level1.csv" using 2:1 every ::1 with lines title "pile, reduced", \
