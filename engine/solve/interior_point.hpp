@@ -88,6 +88,8 @@ class InteriorPointSolver {
     /// 23 581 contacts of the live silo, 20 steps: 25.1 s against 10.1 s; 2 047 contacts:
     /// 0.095 s against 0.142 s (docs/PERFORMANCE.md).
     static constexpr int kCholmodRows = 12000;
+    /// The least ρ of the start's system (Ŵ + ρ I) x = −q, Ŵ's mean diagonal being one.
+    static constexpr double kStartRegularisationFloor = 0.999e-6;
     bool m_cholmod = false;
     Eigen::CholmodSupernodalLLT<Sparse> m_supernodal;
     Eigen::VectorXd solveNewton(const Eigen::VectorXd& rhs);

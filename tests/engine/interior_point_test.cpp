@@ -1,7 +1,8 @@
 // The interior-point method on the contact problem as a cone program (krabbenhoft-2012): the
 // cone algebra, analytic single-contact answers (the paper's Eq. 22–23), a column's weight,
 // agreement with converged PGS where both laws coincide, the cone optimality conditions on a
-// frictional bed, and iteration counts that do not grow with the column's height.
+// frictional bed, and iteration counts that do not grow with the column's height (nor with its
+// load's scale: the start's regularisation).
 #include "solve/interior_point.hpp"
 #include "bed_problem.hpp"
 #include "solve/contact_problem.hpp"
@@ -9,6 +10,7 @@
 #include "solve/second_order_cone.hpp"
 #include "test_util.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -256,6 +258,25 @@ TEST(InteriorPoint, AColumnCarriesItsWeightInIterationsThatDoNotGrowWithItsHeigh
     PgsSolver pgs;
     pgs.solve(tall.rows, tall.bodies, o);
     EXPECT_LT(tall.rows[0].lambda[0], 0.5 * 160 * m * g * h);
+}
+
+// A column of 2 000 spheres carries impulses 4 000 times the one that stops a sphere's free fall,
+// the unit the program is scaled in; a start at that unit would spend Newton steps growing into
+// the load (the biaxial test's sample: docs/validation, biaxial-2d findings).
+TEST(InteriorPoint, ATallColumnStartsAtTheScaleOfItsWeight) {
+    const double m = 0.01, h = 0.01, g = 9.81;
+    // Measured: 7, 8, 9, 10 Newton steps to 10⁻¹² at 10, 100, 500, 2 000 spheres; from the unit
+    // start (ρ = 1) 15, 16, 24, 33.
+    int shortIterations = 0;
+    for (const int n : {10, 2000}) {
+        const Column c = column(n, 0.5);
+        const ContactProblem p = ContactProblem::fromRows(c.rows, c.bodies);
+        const Solution s = interiorPoint(p, 1e-12);
+        ASSERT_TRUE(s.result.converged) << n;
+        EXPECT_NEAR(s.lambda[p.offset[0]], n * m * g * h, 1e-8 * n * m * g * h);
+        if (n == 10) shortIterations = s.result.iterations;
+        EXPECT_LE(s.result.iterations, std::max(shortIterations + 5, 12)) << n;
+    }
 }
 
 // ---------------------------------------------------------------------------------------
