@@ -9,6 +9,8 @@ set xlabel "distance from the wall s (m)"
 set ylabel "surface height (m)"
 unset logscale x
 unset logscale y
+unset arrow
+set autoscale
 plot "initial_surface.csv" using 2:1 every ::1 with lines title "column at release", \
      "surface_25.csv" using 2:1 every ::1 with lines title "25 steps", \
      "surface_50.csv" using 2:1 every ::1 with lines title "50 steps", \
@@ -24,6 +26,8 @@ set xlabel "t / sqrt(h0/g)"
 set ylabel "(L - L_i) / L_i"
 unset logscale x
 unset logscale y
+unset arrow
+set autoscale
 plot "front_25.csv" using 4:2 every ::1 with lines title "25 steps", \
      "front_50.csv" using 4:2 every ::1 with lines title "50 steps", \
      "front_100.csv" using 4:2 every ::1 with lines title "100 steps", \
@@ -38,6 +42,8 @@ set xlabel "t / sqrt(h0/g)"
 set ylabel "relative residual"
 unset logscale x
 set logscale y
+unset arrow
+set autoscale
 set arrow from graph 0, first 1e-6 to graph 1, first 1e-6 nohead dt 2
 plot "residuals_associated.csv" using 2:1 every ::1 with points title "associated (cone program)", \
      "residuals_nonassociated.csv" using 2:1 every ::1 with points title "non-associated, nu = 0.01 (LCP)"
