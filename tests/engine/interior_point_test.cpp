@@ -10,7 +10,6 @@
 #include "solve/second_order_cone.hpp"
 #include "test_util.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -231,10 +230,14 @@ Column column(int n, double friction) {
     return c;
 }
 
+// 2 000 spheres carry impulses 4 000 times the one that stops a sphere's free fall, the unit
+// the program is scaled in: a start at that unit spends Newton steps growing into the load
+// (docs/validation, biaxial-2d findings). Measured to 10⁻¹²: 7 and 10 Newton steps at 10 and
+// 2 000 spheres; from the unit start (ρ = 1 always) 15 and 33, which this test rejects.
 TEST(InteriorPoint, AColumnCarriesItsWeightInIterationsThatDoNotGrowWithItsHeight) {
     const double m = 0.01, h = 0.01, g = 9.81;
     int shortIterations = 0;
-    for (const int n : {10, 160}) {
+    for (const int n : {10, 160, 2000}) {
         const Column c = column(n, 0.5);
         const ContactProblem p = ContactProblem::fromRows(c.rows, c.bodies);
         const Solution s = interiorPoint(p, 1e-12);
@@ -246,8 +249,8 @@ TEST(InteriorPoint, AColumnCarriesItsWeightInIterationsThatDoNotGrowWithItsHeigh
         if (n == 10)
             shortIterations = s.result.iterations;
         else
-            EXPECT_LE(s.result.iterations, shortIterations + 8) << "10: " << shortIterations;
-        EXPECT_LE(s.result.iterations, 40);
+            EXPECT_LE(s.result.iterations, shortIterations + 5) << "10: " << shortIterations;
+        EXPECT_LE(s.result.iterations, 20);
     }
     // PGS in contact order needs sweeps in proportion to the height (servin-2014 Eq. 41): at
     // the interior point's iteration count it is far from the weight of a tall column.
@@ -258,25 +261,6 @@ TEST(InteriorPoint, AColumnCarriesItsWeightInIterationsThatDoNotGrowWithItsHeigh
     PgsSolver pgs;
     pgs.solve(tall.rows, tall.bodies, o);
     EXPECT_LT(tall.rows[0].lambda[0], 0.5 * 160 * m * g * h);
-}
-
-// A column of 2 000 spheres carries impulses 4 000 times the one that stops a sphere's free fall,
-// the unit the program is scaled in; a start at that unit would spend Newton steps growing into
-// the load (the biaxial test's sample: docs/validation, biaxial-2d findings).
-TEST(InteriorPoint, ATallColumnStartsAtTheScaleOfItsWeight) {
-    const double m = 0.01, h = 0.01, g = 9.81;
-    // Measured: 7, 8, 9, 10 Newton steps to 10⁻¹² at 10, 100, 500, 2 000 spheres; from the unit
-    // start (ρ = 1) 15, 16, 24, 33.
-    int shortIterations = 0;
-    for (const int n : {10, 2000}) {
-        const Column c = column(n, 0.5);
-        const ContactProblem p = ContactProblem::fromRows(c.rows, c.bodies);
-        const Solution s = interiorPoint(p, 1e-12);
-        ASSERT_TRUE(s.result.converged) << n;
-        EXPECT_NEAR(s.lambda[p.offset[0]], n * m * g * h, 1e-8 * n * m * g * h);
-        if (n == 10) shortIterations = s.result.iterations;
-        EXPECT_LE(s.result.iterations, std::max(shortIterations + 5, 12)) << n;
-    }
 }
 
 // ---------------------------------------------------------------------------------------
