@@ -3,6 +3,7 @@
 #include "validation/validation.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -30,9 +31,14 @@ void writeSection(const std::string& out, const CaseReport& r) {
     int ok = 0;
     for (const Check& c : r.checks) ok += c.pass;
     md << "<!-- | [" << r.title << "](#" << r.id << ") | " << ok << " / " << r.checks.size()
-       << " | " << static_cast<int>(r.wallSeconds) << " s | -->\n"
+       << " | " << static_cast<int>(r.wallSeconds) << " s";
+    if (r.earlierSeconds > 0.0)  // --resume: what the kept and resumed runs took before
+        md << " + " << static_cast<int>(std::ceil(r.earlierSeconds))
+           << " s of runs from earlier invocations";
+    md << " | -->\n"
        << "<a id=\"" << r.id << "\"></a>\n## " << r.title << "\n\n"
-       << "*Source:* " << r.source << "\n\n" << r.method << "\n\n"
+       << "*Source:* " << r.source << "\n\n"
+       << r.method << "\n\n"
        << "| quantity | paper | ours | verdict |\n|---|---|---|---|\n";
     for (const Check& c : r.checks)
         md << "| " << escape(c.quantity) << " | " << escape(c.paper) << " | " << escape(c.ours)
@@ -143,6 +149,7 @@ int runValidation(ValidateOptions& o) {
         std::fprintf(stderr, "validate: %s\n", c.title);
         CaseReport r = c.run(context);
         r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - caseStart).count();
+        r.earlierSeconds = context.takeEarlierSeconds();
         for (const Check& check : r.checks) {
             std::printf("%-4s %-14s %s: paper %s, ours %s (%s)\n", check.pass ? "ok" : "FAIL", c.id,
                         check.quantity.c_str(), check.paper.c_str(), check.ours.c_str(),

@@ -412,6 +412,13 @@ TEST_F(Cli, AValidationCutShortGoesOnFromItsCheckpointsBitForBit) {
     const Result resumed = run(validate + cut.string() + " --resume");
     ASSERT_EQ(resumed.code, 0) << resumed.err;
     EXPECT_NE(resumed.err.find("went on from its checkpoint"), std::string::npos) << resumed.err;
+    // The report's time says that part of the case ran before this invocation.
+    const std::string section = readFile(cut / "janssen" / "section.md");
+    EXPECT_NE(section.substr(0, section.find('\n')).find("s of runs from earlier invocations"),
+              std::string::npos)
+        << section.substr(0, section.find('\n'));
+    EXPECT_EQ(readFile(whole / "janssen" / "section.md").find("earlier invocations"),
+              std::string::npos);
     // The case's tables (pressure profiles: no wall time in them) are the same bytes.
     int compared = 0;
     for (const auto& entry : fs::directory_iterator(whole / "janssen")) {

@@ -90,6 +90,7 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
             const RunFiles files = runFiles(m_out, readText(scenePath), specs[i], label);
             if (m_resume && loadOutcome(files.done, o)) {
                 o.spec = specs[i];
+                o.earlierWallSeconds = o.wallSeconds;
                 report("kept from an earlier run, ", o.wallSeconds);
                 continue;
             }
@@ -165,6 +166,7 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
             o.results = measurementResults(run.world);
             o.recorder = run.recorder;
             o.wallSeconds = before.wallSeconds + run.wallSeconds;
+            o.earlierWallSeconds = before.wallSeconds;
             o.finalTime = run.world.time();
             std::error_code ec;
             if (o.error.empty()) {
@@ -178,6 +180,8 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
     std::vector<std::thread> threads;
     for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
     for (std::thread& t : threads) t.join();
+    for (const RunOutcome& o : out)
+        m_earlierSeconds += o.earlierWallSeconds;
     return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ndem::cli::validation {
@@ -27,6 +28,9 @@ struct CaseReport {
     std::vector<std::string> figures;   ///< PNG paths relative to the report directory
     std::string notes;                  ///< findings, e.g. why a number does not reproduce
     double wallSeconds = 0.0;
+    /// Wall time its runs took in earlier invocations (kept or resumed with --resume), which
+    /// wallSeconds, this invocation's, does not hold.
+    double earlierSeconds = 0.0;
 };
 
 /// One simulation a case asks for.
@@ -48,6 +52,7 @@ struct RunOutcome {
     RunRecorder recorder{1};
     double wallSeconds = 0.0;
     double laterWallSeconds = 0.0;      ///< wall time after the switch to `later` (s)
+    double earlierWallSeconds = 0.0;    ///< the part of wallSeconds spent in earlier invocations
     double finalTime = 0.0;
     std::string error;
 
@@ -74,13 +79,16 @@ public:
     std::string csv(const std::string& caseId, const std::string& name, const Table& t) const;
     /// Draws plots into <outDir>/<caseId>/ (paths in Plot are file names there).
     void plot(const std::string& caseId, std::vector<Plot> plots, CaseReport& report) const;
+    /// Wall time that the runs returned since the last call took in earlier invocations; resets.
+    double takeEarlierSeconds() const { return std::exchange(m_earlierSeconds, 0.0); }
 
-private:
+  private:
     bool m_quick;
     std::string m_source, m_out;
     int m_jobs;
     bool m_resume;
     double m_checkpointSeconds;
+    mutable double m_earlierSeconds = 0.0;
 };
 
 /// A validation case.
