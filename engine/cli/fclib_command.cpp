@@ -206,10 +206,8 @@ Command addFclibCommand(CLI::App& ndem) {
         "Z the projector onto W's null space (Alart 2014 Alg. 3, 5, 7; they stop at Eq. 10's\n"
         "error, and nlkergs-p and nlgs-jac answer the regularised problem, so the error\n"
         "printed, Siconos', may stay above the tolerance). The interior point solves a 2D\n"
-        "problem as a\n"
-        "complementarity problem,\n"
-        "a 3D one as a fixed point of cone programs. --out writes the problem with its\n"
-        "solution (r, u).",
+        "problem as a complementarity problem, a 3D one as a fixed point of cone programs.\n"
+        "--out writes the problem with its solution (r, u).",
         kExitCodes);
     sol->add_option("FILE", s->file, "the FCLib file")->type_name("FILE.hdf5");
     cmdline::addValue(*sol, "--solver", "NAME",

@@ -18,6 +18,10 @@ bool InteriorPointSolver::buildPattern(const std::vector<int>& dim,
     if (same) return true;
     const Sparse& k = m_pattern.matrix();
     m_cholmod = k.rows() >= kCholmodRows;
+    const SerialOpenMpRegions serial;
+    // A factorisation that fails is the caller's to handle (the start's smallest ρ on a
+    // singular Ŵ, round-off near the answer): CHOLMOD prints errors only, not such warnings.
+    m_supernodal.cholmod().print = 1;
     if (m_cholmod)
         m_supernodal.analyzePattern(k);
     else
@@ -27,12 +31,14 @@ bool InteriorPointSolver::buildPattern(const std::vector<int>& dim,
 }
 
 Eigen::VectorXd InteriorPointSolver::solveNewton(const Eigen::VectorXd& rhs) {
+    const SerialOpenMpRegions serial;
     return m_cholmod ? Eigen::VectorXd(m_supernodal.solve(rhs))
                      : Eigen::VectorXd(m_ldlt.solve(rhs));
 }
 
 bool InteriorPointSolver::factor(const std::vector<double>& d) {
     const Sparse& k = m_pattern.assemble(d);
+    const SerialOpenMpRegions serial;
     if (m_cholmod) {
         m_supernodal.factorize(k);
         return m_supernodal.info() == Eigen::Success;

@@ -1,6 +1,7 @@
 #include "solve/newton_pattern.hpp"
 
 #include <dlfcn.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -47,6 +48,14 @@ void setBlasThreads(int threads) {
     static std::atomic<int> current{0};
     threads = std::max(1, threads);
     if (set && current.exchange(threads) != threads) set(threads);
+}
+
+SerialOpenMpRegions::SerialOpenMpRegions() : m_levels(omp_get_max_active_levels()) {
+    omp_set_max_active_levels(0);
+}
+
+SerialOpenMpRegions::~SerialOpenMpRegions() {
+    omp_set_max_active_levels(m_levels);
 }
 
 const NewtonPattern::Sparse& NewtonPattern::assemble(const std::vector<double>& blocks) {

@@ -16,6 +16,22 @@ namespace ndem {
 /// that runs side by side do not each start a BLAS thread per core and spin against each other.
 void setBlasThreads(int threads);
 
+/// While one lives, OpenMP regions that this thread opens run on it alone (OpenMP 5's
+/// max-active-levels is the thread's own). CHOLMOD's supernodal factorisation (Debian's
+/// SuiteSparse 5.12) opens a team of four for each supernode's copy loops whatever the run's
+/// thread count asks; on two cores the team's wake-ups took a fifth of a 5 000-disk static step
+/// (docs/PERFORMANCE.md). Its dense work is OpenBLAS's, which setBlasThreads sizes.
+class SerialOpenMpRegions {
+  public:
+    SerialOpenMpRegions();
+    ~SerialOpenMpRegions();
+    SerialOpenMpRegions(const SerialOpenMpRegions&) = delete;
+    SerialOpenMpRegions& operator=(const SerialOpenMpRegions&) = delete;
+
+  private:
+    int m_levels;
+};
+
 class NewtonPattern {
   public:
     using Sparse = Eigen::SparseMatrix<double>;
