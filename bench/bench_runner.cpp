@@ -1,5 +1,6 @@
 #include "bench_runner.hpp"
 
+#include "bench_interior_point.hpp"
 #include "bench_machine.hpp"
 #include "bench_scenes.hpp"
 #include "bench_series.hpp"
@@ -96,12 +97,16 @@ StepSettings benchSettings() {
 
 Expected<World> settledBed(int n, double settleTime, const StepSettings& settings,
                            const Progress& progress) {
-    Expected<World> created =
-        World::create(scenes::bed(n, kDiameter, scenes::servinGrain(), settings));
+    return settledScene(scenes::bed(n, kDiameter, scenes::servinGrain(), settings), settleTime,
+                        progress);
+}
+
+Expected<World> settledScene(const Scene& scene, double settleTime, const Progress& progress) {
+    Expected<World> created = World::create(scene);
     if (!created) return created;
     World& world = *created;
     // Stop at the step nearest to settleTime; report every 10 % of it.
-    const double end = settleTime - 0.5 * settings.timeStep;
+    const double end = settleTime - 0.5 * world.settings().timeStep;
     int reported = 0;
     while (world.time() < end) {
         world.step();
@@ -180,6 +185,12 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
     nlohmann::json methods = {{"nncg", iterationCost(SolverMethod::Nncg, "NNCG")},
                               {"apgd", iterationCost(SolverMethod::Apgd, "APGD")}};
     if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
+    // The interior point on the same resting bed: a few steps, each to its own accuracy.
+    nlohmann::json interior = {
+        {"bed", interiorPointOnBed(world, options.quick ? 1 : 3, options.progress)}};
+    // And in the plane (the paper's examples are 2D), on a bed of its own.
+    interior["plane"] = interiorPointInThePlane(options.quick ? 500 : 2000, options.quick ? 2 : 3,
+                                                options.progress);
 
     // Model reduction (servin-wang Sec. 6) on the same resting bed at the paper's
     // N_it = 150: resolved, then merged (untimed steps first: the bed merges within a few
@@ -266,6 +277,11 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
         if (m.contains("nsPerContactPerIteration"))
             m["overPgsSweep"] = m["nsPerContactPerIteration"].get<double>() / nsPerContactPerSweep;
     out["methods"] = methods;
+    if (interior["bed"].contains("oneThread"))
+        interior["bed"]["newtonStepOverPgsSweep"] =
+            interior["bed"]["oneThread"]["nsPerContactPerNewtonStep"].get<double>() /
+            nsPerContactPerSweep;
+    out["interiorPoint"] = interior;
     out["collision"] = {{"nsPerParticle", ratio(collideSeconds, n) * 1e9},
                         {"nsPerContact", ratio(collideSeconds, contacts) * 1e9}};
     out["stepsPerSecond"] = {{"nit50", 1.0 / at50.seconds.total()},

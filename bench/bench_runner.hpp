@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/error.hpp"
+#include "core/scene.hpp"
 #include "core/settings.hpp"
 #include "world/world.hpp"
 
@@ -29,6 +30,11 @@ StepSettings benchSettings();
 /// the simulated time reaches `settleTime` (s). `progress` (may be empty) hears every 10 %.
 Expected<World> settledBed(int n, double settleTime, const StepSettings& settings,
                            const std::function<void(const std::string&)>& progress = {});
+
+/// `scene` stepped with its settings until the simulated time reaches `settleTime` (s), as
+/// settledBed does.
+Expected<World> settledScene(const Scene& scene, double settleTime,
+                             const std::function<void(const std::string&)>& progress = {});
 
 /// Runs the whole benchmark (single-threaded; a full run takes minutes) and returns the report:
 ///   {"machine", "scene", "pgs", "collision", "stepsPerSecond", "phasesMs", "impactStage",

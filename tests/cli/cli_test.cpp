@@ -501,6 +501,17 @@ TEST_F(Cli, BenchQuickPrintsTheFiguresAsJson) {
     EXPECT_GT(j["scene"]["contacts"].get<double>(), 1000.0);
     EXPECT_TRUE(j["smooth"]["kernel"].is_string());
     EXPECT_GT(j["smooth"]["nsPerParticlePerStep"].get<double>(), 0.0);
+    // The interior point converges on the resting bed and on the disks (associated rule); the
+    // complementarity problem of the non-associated rule may stall, so only its cost is read.
+    const nlohmann::json& ip = j["interiorPoint"];
+    for (const nlohmann::json& series :
+         {ip["bed"]["oneThread"], ip["bed"]["twoThreads"], ip["plane"]["associated"]}) {
+        EXPECT_GT(series["newtonStepsPerStep"].get<double>(), 3.0) << series;
+        EXPECT_LT(series["worstRelativeResidual"].get<double>(), 1e-6) << series;
+        EXPECT_GT(series["nsPerContactPerNewtonStep"].get<double>(), 0.0) << series;
+    }
+    EXPECT_GT(ip["plane"]["nonAssociated"]["solveMsPerStep"].get<double>(), 0.0);
+    EXPECT_GT(ip["bed"]["newtonStepOverPgsSweep"].get<double>(), 1.0);
 }
 
 }  // namespace
