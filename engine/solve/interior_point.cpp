@@ -91,6 +91,8 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
             moved = std::max(moved, std::abs(s - shift[o]));
             shift[o] = s;
         }
+        // Unconverged, the answer is as far from the rule as the shift still moves.
+        total.relative = std::max(one.relative, moved / scale);
         if (!std::isfinite(moved)) break;
         if (moved <= tolerance) {
             total.converged = one.converged;

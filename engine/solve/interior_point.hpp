@@ -60,7 +60,8 @@ struct InteriorPointResult {
     /// same contact structure): the last program's.
     bool reusedAnalysis = false;
     /// The optimality residual relative to the largest free velocity (krabbenhoft-2012 Eq. 52's
-    /// measure, which Fig. 9 plots).
+    /// measure, which Fig. 9 plots); for the fixed point of programs at least the last move of
+    /// its shift on the same scale, so that a fixed point cut short does not pass for converged.
     double relative = 0.0;
     double residual = 0.0;         ///< ‖W r + q − û‖∞ of the last program (m/s)
     double complementarity = 0.0;  ///< rᵀû / Σ r_n of the last program (m/s)

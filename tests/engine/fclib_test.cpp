@@ -214,8 +214,17 @@ TEST(Fclib, APlanarStepIsTwoRowsPerContactAndSiconosAgrees) {
     o.associated = false;
     o.maxIterations = 300;
     Eigen::VectorXd ip;
-    solver.solve(p, ip, o);
+    const InteriorPointResult done = solver.solve(p, ip, o);
     EXPECT_LT(coulombError(p, ip), 1e-6);
+    EXPECT_LT(done.relative, 1e-6);
+    // Stopped short, the fixed point's answer says how far from Coulomb's law it still is: the
+    // last program converged, but its shift had not stopped moving.
+    o.maxIterations = 30;
+    Eigen::VectorXd early;
+    const InteriorPointResult cut = solver.solve(p, early, o);
+    EXPECT_FALSE(cut.converged);
+    ASSERT_GT(coulombError(p, early), 1e-4);  // measured 1.8e-3 after 3 programs
+    EXPECT_GT(cut.relative, 1e-4);            // 9.3e-3; the last program's own was ~1e-10
     double ours = 0.0, theirs = 0.0;
     for (int c = 0; c < p.contacts(); ++c) {
         ours += gs[2 * c];
