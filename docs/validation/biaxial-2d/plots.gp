@@ -9,6 +9,8 @@ set xlabel "axial strain"
 set ylabel "phi (degrees)"
 unset logscale x
 unset logscale y
+unset arrow
+set autoscale
 set yrange [0:40]
 set arrow from graph 0, first 33 to graph 1, first 33 nohead dt 2
 set arrow from graph 0, first 20 to graph 1, first 20 nohead dt 3
@@ -21,6 +23,8 @@ set xlabel "axial strain"
 set ylabel "-volumetric strain"
 unset logscale x
 unset logscale y
+unset arrow
+set autoscale
 plot "cell_associated.csv" using 1:3 every ::1 with lines title "associated", \
      "cell_non_associated.csv" using 1:3 every ::1 with lines title "non-associated", \
      "cell_large.csv" using 1:3 every ::1 with lines title "26 000 disks"
