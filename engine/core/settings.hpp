@@ -103,6 +103,9 @@ struct StepSettings {
     /// method's large steps, krabbenhoft-2012, where absolute speeds would pair each grain with
     /// hundreds).
     SpeculativeReach speculativeReach = SpeculativeReach::Sum;
+    /// Speculative pairs of grains whose line of centres runs through a third grain are left
+    /// out (collide/line_of_sight.hpp): krabbenhoft-2012 Sec. 2.8's potential contacts.
+    bool lineOfSight = false;
     double referenceOverlap = 0.01;    ///< δ_ref/d for linearised stiffness and the smooth-DEM
                                        ///< stability limit (–)
 
@@ -256,6 +259,13 @@ void visitSettings(S& s, V&& v) {
                   "goes on), or within h|v_i - v_j| (its own closing speed: a dense flow at "
                   "large steps, where a grain moves diameters per step with its neighbours)"},
       s.speculativeReach, kSpeculativeReachNames);
+    v(SettingInfo{"contact.lineOfSight", "",
+                  "true: a pair not yet touching whose line of centres runs through a third grain "
+                  "is left out, as a Delaunay triangulation's potential contacts "
+                  "(krabbenhoft-2012 Sec. 2.8): at the interior-point method's large steps a "
+                  "speed-based reach pairs each grain with grains diameters away, whose friction "
+                  "cones and Newton rows cost without a contact to show for them"},
+      s.lineOfSight);
     v(SettingInfo{"contact.referenceOverlap", "",
                   "reference overlap / d for linearised Hertz stiffness and the smooth-DEM "
                   "stability limit",

@@ -1,6 +1,7 @@
 // The step: its stages in order, each timed where it is called (DESIGN.md, data flow).
 #include "world/world.hpp"
 
+#include "collide/line_of_sight.hpp"
 #include "solve/contact_law.hpp"
 #include "solve/contact_rows.hpp"
 #include "solve/general_rows.hpp"
@@ -108,6 +109,7 @@ CollisionParams World::collisionParams(const StepContext& ctx) const {
 
 void World::detectContacts(StepContext& ctx) {
     m_collider.detect(m_particles, m_walls, m_meshes, collisionParams(ctx), m_contacts);
+    if (m_settings.lineOfSight) dropHiddenPairs(m_particles, m_settings.timeStep, m_contacts);
     m_history.match(m_contacts, ctx.settings.threads);
     StepStats& stats = ctx.stats;
     stats.contacts = stats.speculativeContacts = 0;
