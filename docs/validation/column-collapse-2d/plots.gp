@@ -16,6 +16,7 @@ plot "initial_surface.csv" using 2:1 every ::1 with lines title "column at relea
      "surface_50.csv" using 2:1 every ::1 with lines title "50 steps", \
      "surface_100.csv" using 2:1 every ::1 with lines title "100 steps", \
      "surface_200.csv" using 2:1 every ::1 with lines title "200 steps", \
+     "surface_25_nonassociated.csv" using 2:1 every ::1 with lines title "25 steps, nu = 0.01", \
      "surface_50_nonassociated.csv" using 2:1 every ::1 with lines title "50 steps, nu = 0.01", \
      "surface_100_nonassociated.csv" using 2:1 every ::1 with lines title "100 steps, nu = 0.01", \
      "surface_200_nonassociated.csv" using 2:1 every ::1 with lines title "200 steps, nu = 0.01", \
@@ -32,6 +33,7 @@ plot "front_25.csv" using 4:2 every ::1 with lines title "25 steps", \
      "front_50.csv" using 4:2 every ::1 with lines title "50 steps", \
      "front_100.csv" using 4:2 every ::1 with lines title "100 steps", \
      "front_200.csv" using 4:2 every ::1 with lines title "200 steps", \
+     "front_25_nonassociated.csv" using 4:2 every ::1 with lines title "25 steps, nu = 0.01", \
      "front_50_nonassociated.csv" using 4:2 every ::1 with lines title "50 steps, nu = 0.01", \
      "front_100_nonassociated.csv" using 4:2 every ::1 with lines title "100 steps, nu = 0.01", \
      "front_200_nonassociated.csv" using 4:2 every ::1 with lines title "200 steps, nu = 0.01", \
