@@ -31,6 +31,46 @@ void ContactSet::clear() {
     rollingSpring.clear();
 }
 
+namespace {
+
+/// Keeps the entries of v whose flag is set, in order; an array of another length (a per-kind
+/// one left unwritten, the springs outside the smooth DEM) stays as it is.
+template <class T>
+void keepFlagged(std::vector<T>& v, const std::vector<char>& keep) {
+    if (v.size() != keep.size()) return;
+    size_t out = 0;
+    for (size_t c = 0; c < keep.size(); ++c)
+        if (keep[c]) v[out++] = v[c];
+    v.resize(out);
+}
+
+}  // namespace
+
+void ContactSet::keepOnly(const std::vector<char>& keep) {
+    keepFlagged(bodyA, keep);
+    keepFlagged(bodyB, keep);
+    keepFlagged(normal, keep);
+    keepFlagged(leverA, keep);
+    keepFlagged(leverB, keep);
+    keepFlagged(overlap, keep);
+    keepFlagged(diameter, keep);
+    keepFlagged(effectiveDiameter, keep);
+    keepFlagged(materialA, keep);
+    keepFlagged(materialB, keep);
+    keepFlagged(wallVelocity, keep);
+    keepFlagged(wallAngularVelocity, keep);
+    keepFlagged(key, keep);
+    keepFlagged(flags, keep);
+    keepFlagged(memory, keep);
+    keepFlagged(normalImpulse, keep);
+    keepFlagged(frictionImpulse, keep);
+    keepFlagged(rollingImpulse, keep);
+    keepFlagged(impactImpulse, keep);
+    keepFlagged(hertzScale, keep);
+    keepFlagged(tangentialSpring, keep);
+    keepFlagged(rollingSpring, keep);
+}
+
 void ContactSet::reserve(size_t n) {
     bodyA.reserve(n);
     bodyB.reserve(n);

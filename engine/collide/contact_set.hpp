@@ -74,6 +74,8 @@ struct ContactSet {
 
     /// n contacts; those added are unset until set(). The springs keep their size.
     void resize(size_t n);
+    /// Keeps the contacts whose flag in `keep` (one per contact) is set, in their order.
+    void keepOnly(const std::vector<char>& keep);
     /// Writes contact c with zeroed results (inline: the detection calls it for every contact);
     /// a wall contact's velocities are the caller's to set.
     void set(size_t c, Index a, Index b, const Vec3& n, const Vec3& leverA, const Vec3& leverB,

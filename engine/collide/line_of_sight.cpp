@@ -4,20 +4,6 @@
 
 namespace ndem {
 
-namespace {
-
-/// Keeps the entries of v whose flag in `keep` is set, in order (v of the contacts' length).
-template <class T>
-void compact(std::vector<T>& v, const std::vector<char>& keep) {
-    if (v.size() != keep.size()) return;  // unwritten per-kind arrays (wall velocities, springs)
-    size_t out = 0;
-    for (size_t c = 0; c < keep.size(); ++c)
-        if (keep[c]) v[out++] = v[c];
-    v.resize(out);
-}
-
-}  // namespace
-
 int dropHiddenPairs(const ParticleStore& p, double timeStep, ContactSet& contacts) {
     const size_t n = contacts.size();
     // Each grain's detected partners (CSR), walls left out.
@@ -74,28 +60,7 @@ int dropHiddenPairs(const ParticleStore& p, double timeStep, ContactSet& contact
         }
     }
     if (dropped == 0) return 0;
-    compact(contacts.bodyA, keep);
-    compact(contacts.bodyB, keep);
-    compact(contacts.normal, keep);
-    compact(contacts.leverA, keep);
-    compact(contacts.leverB, keep);
-    compact(contacts.overlap, keep);
-    compact(contacts.diameter, keep);
-    compact(contacts.effectiveDiameter, keep);
-    compact(contacts.materialA, keep);
-    compact(contacts.materialB, keep);
-    compact(contacts.wallVelocity, keep);
-    compact(contacts.wallAngularVelocity, keep);
-    compact(contacts.key, keep);
-    compact(contacts.flags, keep);
-    compact(contacts.memory, keep);
-    compact(contacts.normalImpulse, keep);
-    compact(contacts.frictionImpulse, keep);
-    compact(contacts.rollingImpulse, keep);
-    compact(contacts.impactImpulse, keep);
-    compact(contacts.hertzScale, keep);
-    compact(contacts.tangentialSpring, keep);
-    compact(contacts.rollingSpring, keep);
+    contacts.keepOnly(keep);
     return dropped;
 }
 

@@ -105,5 +105,54 @@ TEST(ContactHistory, TheSameRecordsForAnyThreadCount) {
     EXPECT_EQ(memory[0], memory[1]);
 }
 
+TEST(ContactSet, KeepOnlyKeepsEveryArrayInStep) {
+    // Five contacts, each array holding the contact's number; keeping 0, 2 and 3 leaves every
+    // array three long with those numbers in order (the springs, unsized, stay empty).
+    ContactSet c;
+    for (int k = 0; k < 5; ++k) {
+        const double v = k;
+        c.add(k, k + 10, Vec3(v, 0, 0), Vec3(v, 1, 0), Vec3(v, 2, 0), v, v + 1, v + 2,
+              static_cast<MaterialId>(k), static_cast<MaterialId>(k + 1), 100u + k,
+              static_cast<std::uint8_t>(k));
+        c.memory[k] = k;
+        c.normalImpulse[k] = v;
+        c.frictionImpulse[k] = Vec3(v, v, v);
+        c.rollingImpulse[k] = Vec3(v, 0, v);
+        c.impactImpulse[k] = v;
+        c.hertzScale[k] = v;
+        c.wallVelocity[k] = Vec3(0, v, 0);
+        c.wallAngularVelocity[k] = Vec3(0, 0, v);
+    }
+    c.keepOnly({1, 0, 1, 1, 0});
+    ASSERT_EQ(c.size(), 3u);
+    const int kept[3] = {0, 2, 3};
+    for (size_t i = 0; i < 3; ++i) {
+        const int k = kept[i];
+        const double v = k;
+        EXPECT_EQ(c.bodyA[i], k);
+        EXPECT_EQ(c.bodyB[i], k + 10);
+        EXPECT_EQ(c.normal[i], Vec3(v, 0, 0));
+        EXPECT_EQ(c.leverA[i], Vec3(v, 1, 0));
+        EXPECT_EQ(c.leverB[i], Vec3(v, 2, 0));
+        EXPECT_EQ(c.overlap[i], v);
+        EXPECT_EQ(c.diameter[i], v + 1);
+        EXPECT_EQ(c.effectiveDiameter[i], v + 2);
+        EXPECT_EQ(c.materialA[i], k);
+        EXPECT_EQ(c.materialB[i], k + 1);
+        EXPECT_EQ(c.key[i], 100u + k);
+        EXPECT_EQ(c.flags[i], k);
+        EXPECT_EQ(c.memory[i], k);
+        EXPECT_EQ(c.normalImpulse[i], v);
+        EXPECT_EQ(c.frictionImpulse[i], Vec3(v, v, v));
+        EXPECT_EQ(c.rollingImpulse[i], Vec3(v, 0, v));
+        EXPECT_EQ(c.impactImpulse[i], v);
+        EXPECT_EQ(c.hertzScale[i], v);
+        EXPECT_EQ(c.wallVelocity[i], Vec3(0, v, 0));
+        EXPECT_EQ(c.wallAngularVelocity[i], Vec3(0, 0, v));
+    }
+    EXPECT_TRUE(c.tangentialSpring.empty());
+    EXPECT_TRUE(c.rollingSpring.empty());
+}
+
 }  // namespace
 }  // namespace ndem
