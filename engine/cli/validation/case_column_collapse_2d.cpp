@@ -78,8 +78,7 @@ CaseReport run(const Context& ctx) {
         "no pair with a grain across the line of centres (`contact.lineOfSight`). The "
         "residual a step leaves is the solver's own, relative to the largest free "
         "velocity (Eq. 52); the paper's TOL is 10⁻⁶. The columnCollapse measurement reads the "
-        "column at the "
-        "release and, after it, the front (99 % of the grains by area behind it: the "
+        "column at the release and, after it, the front (99 % of the grains by area behind it: the "
         "flowing front thins into single rolling grains) and the height at the wall.";
     const std::vector<int> stepCounts =
         ctx.quick() ? std::vector<int>{100, 200} : std::vector<int>{25, 50, 100, 200};
