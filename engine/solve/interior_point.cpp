@@ -55,6 +55,11 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
     if (options.associated) return solveProgram(p, shift, options.maxIterations, options, r);
     // Programs with the normal velocity shifted by (μ − ν)‖u_t‖ until the shift holds still.
     InteriorPointResult total;
+    // The answer the rule is nearest: a last program cut short by the budget ends far from
+    // the fixed point the converged one before it had nearly reached.
+    Eigen::VectorXd best;
+    double bestRelative = std::numeric_limits<double>::infinity();
+    InteriorPointResult bestProgram;
     const double scale = std::max(p.q.lpNorm<Eigen::Infinity>(), 1e-300);
     const double tolerance = options.tolerance > 0.0 ? options.tolerance : 1e-10 * scale;
     constexpr int kPrograms = 30;
@@ -94,10 +99,21 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
         // Unconverged, the answer is as far from the rule as the shift still moves.
         total.relative = std::max(one.relative, moved / scale);
         if (!std::isfinite(moved)) break;
+        if (total.relative < bestRelative) {
+            bestRelative = total.relative;
+            best = r;
+            bestProgram = one;
+        }
         if (moved <= tolerance) {
             total.converged = one.converged;
             break;
         }
+    }
+    if (best.size() == r.size() && bestRelative < total.relative) {
+        r = best;
+        total.relative = bestRelative;
+        total.residual = bestProgram.residual;
+        total.complementarity = bestProgram.complementarity;
     }
     return total;
 }
@@ -290,7 +306,8 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
     std::vector<cone::Scaling> scalings(static_cast<size_t>(coneCount));
     Eigen::VectorXd ell(coneRows), dsA(coneRows), dzA(coneRows), dsStep(coneRows),
         dz(coneRows), ds(coneRows), es(coneRows);
-    Eigen::VectorXd dxA(m), dx(m), g(m), gz(m);
+    Eigen::VectorXd dxA(m), dx(m), g(m), gz(m), dxC(m), dsC(coneRows), dzC(coneRows),
+        dsTry(coneRows);
     const double n = coneCount;
     // The best iterate is kept: near the solution round-off can stall the steps or, in a
     // degenerate packing, blow them up; the answer is then the best point reached.
@@ -379,8 +396,47 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
         }
         direction(dx, dsStep, dz);
         if (!dx.allFinite() || !dz.allFinite()) break;
-        const double alpha =
-            std::min(1.0, 0.99 * std::min(maxStep(s, dsStep), maxStep(z, dz)));
+        double reach = std::min(maxStep(s, dsStep), maxStep(z, dz));
+
+        // Centrality correctors (gondzio-1996): aim at a longer step, see which cones' products
+        // would leave the band around σμ there, ask the Newton system (factored already, one
+        // solve each) to keep them in, and keep the corrected direction while it reaches
+        // further. A jammed packing's iterates otherwise crawl at steps of 0.2–0.3 for a
+        // dozen Newton steps, a few cones at the boundary blocking the rest.
+        for (int k = 0; k < kCorrectors && reach < 1.0; ++k) {
+            const double aim = std::min(1.0, kAspiration * reach + kAspirationFloor);
+            const double centre = sigma * gap / n;
+            dsTry = ds;
+            for (int j = 0; j < coneCount; ++j) {
+                const Cone& cj = cones[static_cast<size_t>(j)];
+                const int o = cj.offset;
+                double sx[3] = {}, sz[3] = {}, u[3] = {}, v[3] = {}, prod[3] = {}, c[3] = {};
+                scalings[static_cast<size_t>(j)].apply(dsStep.data() + o, sx, true);
+                scalings[static_cast<size_t>(j)].apply(dz.data() + o, sz);
+                for (int i = 0; i < cj.dim; ++i) {
+                    u[i] = ell[o + i] + aim * sx[i];
+                    v[i] = ell[o + i] + aim * sz[i];
+                }
+                cone::product(cj.dim, u, v, prod);
+                cone::centralityCorrection(cj.dim, prod, kBand * centre, centre / kBand, c);
+                for (int i = 0; i < cj.dim; ++i)
+                    dsTry[o + i] -= c[i];
+            }
+            ds.swap(dsTry);  // direction() reads its target from ds
+            direction(dxC, dsC, dzC);
+            const double reached = dxC.allFinite() && dzC.allFinite()
+                                       ? std::min(maxStep(s, dsC), maxStep(z, dzC))
+                                       : 0.0;
+            if (reached < reach + kAcceptance * (aim - reach)) {
+                ds.swap(dsTry);
+                break;
+            }
+            dx.swap(dxC);
+            dsStep.swap(dsC);
+            dz.swap(dzC);
+            reach = reached;
+        }
+        const double alpha = std::min(1.0, 0.99 * reach);
         x += alpha * dx;
         gather(x, s);
         z += alpha * dz;

@@ -83,6 +83,25 @@ inline double maxStep(int dim, const double* x, const double* d, double cap) {
     return alpha;
 }
 
+/// Gondzio's centrality correction of one cone's complementarity product p (gondzio-1996,
+/// applied to the spectral values p₀ ± ‖p₁‖ of the Jordan algebra): the change that brings
+/// each spectral value into [lo, hi], one far above moved down by at most hi (a single
+/// outlier must not drag the step). Dimension 1: p itself.
+inline void centralityCorrection(int dim, const double* p, double lo, double hi, double* out) {
+    auto clip = [lo, hi](double l) {
+        return l < lo ? lo - l : (l > hi ? std::max(hi - l, -hi) : 0.0);
+    };
+    if (dim == 1) {
+        out[0] = clip(p[0]);
+        return;
+    }
+    const double t = tangentNorm(dim, p);
+    const double up = clip(p[0] + t), down = clip(p[0] - t);
+    out[0] = 0.5 * (up + down);
+    for (int k = 1; k < dim; ++k)
+        out[k] = t > 0.0 ? 0.5 * (up - down) * p[k] / t : 0.0;
+}
+
 /// Nesterov–Todd scaling of one cone: the symmetric R with R z = R⁻¹ s = ℓ (s, z strictly
 /// inside). Stored as η and the unit hyperbolic point w̄ (w̄₀² − ‖w̄₁‖² = 1); dimension 1:
 /// R = √(s/z).

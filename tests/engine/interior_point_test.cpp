@@ -126,6 +126,30 @@ TEST(SecondOrderCone, DivisionInvertsTheJordanProductAndStepsStopAtTheBoundary) 
     EXPECT_EQ(cone::maxStep(3, e, inwards, 10.0), 10.0);
 }
 
+TEST(SecondOrderCone, TheCentralityCorrectionMovesSpectralValuesIntoTheBand) {
+    // p = (1, 0.9, 0): spectral values 1.9 and 0.1 on the frame ½(1, ±(1, 0)).
+    const double p[3] = {1.0, 0.9, 0.0};
+    double c[3];
+    cone::centralityCorrection(3, p, 0.5, 5.0, c);  // 0.1 raised to 0.5, 1.9 kept
+    EXPECT_NEAR(c[0], 0.2, 1e-15);
+    EXPECT_NEAR(c[1], -0.2, 1e-15);
+    EXPECT_EQ(c[2], 0.0);
+    double q[3] = {p[0] + c[0], p[1] + c[1], p[2] + c[2]};
+    EXPECT_NEAR(q[0] + cone::tangentNorm(3, q), 1.9, 1e-15);
+    EXPECT_NEAR(q[0] - cone::tangentNorm(3, q), 0.5, 1e-15);
+    cone::centralityCorrection(3, p, 0.05, 5.0, c);  // inside the band: nothing
+    EXPECT_EQ(c[0], 0.0);
+    EXPECT_EQ(c[1], 0.0);
+    // Far above the band a value comes down by at most the band's top.
+    const double high[2] = {10.0, 0.0};
+    cone::centralityCorrection(2, high, 0.1, 1.0, c);
+    EXPECT_NEAR(c[0], -1.0, 1e-15);
+    EXPECT_EQ(c[1], 0.0);
+    const double low = 0.01;
+    cone::centralityCorrection(1, &low, 0.1, 10.0, c);
+    EXPECT_NEAR(c[0], 0.09, 1e-15);
+}
+
 // ---------------------------------------------------------------------------------------
 // Single contacts with known answers
 // ---------------------------------------------------------------------------------------

@@ -223,7 +223,9 @@ TEST(Planar, TheComplementarityProblemSolvesCoulombsLawOnABed) {
     EXPECT_TRUE(lcp.solve(local, associated, o).converged);
     InteriorPointSolver ip;
     EXPECT_TRUE(ip.solve(local, cone, {}).converged);
-    EXPECT_LT((associated - cone).norm(), 1e-6 * cone.norm());
+    // Both stop at 10⁻¹⁰ of the residual; on a bed whose W is nearly singular (stiff contacts
+    // carrying self-stress) that fixes the impulses to about its square root.
+    EXPECT_LT((associated - cone).norm(), 1e-5 * cone.norm());
 
     // Stepping with it: the bed stays at rest in the plane.
     StepSettings s = world.settings();
