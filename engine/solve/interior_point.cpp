@@ -1,5 +1,6 @@
 #include "solve/interior_point.hpp"
 
+#include "solve/anderson_mixing.hpp"
 #include "solve/second_order_cone.hpp"
 
 #include <Eigen/Dense>
@@ -63,6 +64,7 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
     const double scale = std::max(p.q.lpNorm<Eigen::Infinity>(), 1e-300);
     const double tolerance = options.tolerance > 0.0 ? options.tolerance : 1e-10 * scale;
     constexpr int kPrograms = 30;
+    AndersonMixing anderson(kAndersonMemory);
     for (int k = 0; k < kPrograms && total.iterations < options.maxIterations; ++k) {
         const InteriorPointResult one =
             solveProgram(p, shift, options.maxIterations - total.iterations, options, r);
@@ -73,6 +75,7 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
         total.relative = one.relative;
         total.reusedAnalysis = one.reusedAnalysis;
         const Eigen::VectorXd u = p.W * r + p.q;
+        Eigen::VectorXd next = shift;
         double moved = 0.0;
         for (int c = 0; c < p.contacts(); ++c) {
             const int o = p.offset[static_cast<size_t>(c)];
@@ -94,7 +97,7 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
             }
             const double s = (1.0 - keep) * open;
             moved = std::max(moved, std::abs(s - shift[o]));
-            shift[o] = s;
+            next[o] = s;
         }
         // Unconverged, the answer is as far from the rule as the shift still moves.
         total.relative = std::max(one.relative, moved / scale);
@@ -108,6 +111,7 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
             total.converged = one.converged;
             break;
         }
+        shift = anderson.next(shift, next).cwiseMax(0.0);  // openings
     }
     if (best.size() == r.size() && bestRelative < total.relative) {
         r = best;
