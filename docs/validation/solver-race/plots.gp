@@ -9,6 +9,8 @@ set xlabel "spheres in the column"
 set ylabel "wall time (s)"
 set logscale x
 set logscale y
+unset arrow
+set autoscale
 plot "column.csv" using 7:3 every ::1 with linespoints title "PGS cold", \
      "column.csv" using 7:5 every ::1 with linespoints title "PGS warm started", \
      "column.csv" using 7:2 every ::1 with linespoints title "interior point"
