@@ -10,8 +10,8 @@
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "solve/contact_problem.hpp"
+#include "solve/coulomb_reference.hpp"
 #include "solve/interior_point.hpp"
-#include "solve/local_gauss_seidel.hpp"
 #include "world/world.hpp"
 
 #include <algorithm>
@@ -290,26 +290,14 @@ class SolverRace final : public Measurement {
         std::vector<SolverBody> coldBodies = step.bodies;
         p.store(Eigen::VectorXd::Zero(p.rows()), coldRows, coldBodies);
 
-        // The exact answer: the fixed point of cone programs, then Gauss–Seidel on W from there
-        // (the fixed point alone creeps where contacts slide; from its answer the sweeps have
-        // only the sliding contacts' share left to settle).
+        // The exact answer: the fixed point of cone programs, Gauss–Seidel on W, the Newton
+        // method on Alart–Curnier, each from the one before (solve/coulomb_reference.hpp).
         const LocalProblem local = p.local();
-        InteriorPointSolver exactSolver;
-        InteriorPointOptions exactOptions;
-        exactOptions.associated = false;
-        exactOptions.maxIterations = 300;
+        CoulombReferenceOptions exactOptions;
+        exactOptions.tolerance = 0.1 * kExact;
         exactOptions.threads = step.options.threads;
         Eigen::VectorXd exact;
-        const InteriorPointResult reference = exactSolver.solve(local, exact, exactOptions);
-        LocalGaussSeidelOptions polish;
-        polish.tolerance = 0.1 * kExact;
-        polish.maxIterations = 100000;
-        // Gauss–Seidel on W has no rolling rows: with rolling resistance the fixed point's
-        // answer stands alone.
-        const LocalGaussSeidelResult polished =
-            coulombError(local, exact) <= kExact || !local.rolling.empty()
-                ? LocalGaussSeidelResult{0, coulombError(local, exact), true}
-                : solveLocalGaussSeidel(local, exact, polish);
+        const CoulombReferenceResult reference = solveCoulombReference(local, exact, exactOptions);
         const NormalError error(p, exact);
         // The interior point solves the associated rule: its own exact answer, and how far
         // that law's answer lies from Coulomb's on this step.
@@ -333,10 +321,11 @@ class SolverRace final : public Measurement {
         r.scalars["associatedConverged"] = associatedResult.converged ? 1.0 : 0.0;
         r.scalars["lawGap"] = error.ofVector(associated);
         r.scalars["target"] = m_target;
-        r.scalars["referenceConverged"] = polished.error <= kExact ? 1.0 : 0.0;
-        r.scalars["referenceError"] = polished.error;
-        r.scalars["referenceNewtonSteps"] = reference.iterations;
-        r.scalars["referenceSweeps"] = polished.iterations;
+        r.scalars["referenceConverged"] = reference.error <= kExact ? 1.0 : 0.0;
+        r.scalars["referenceError"] = reference.error;
+        r.scalars["referenceNewtonSteps"] = reference.interiorPointSteps;
+        r.scalars["referenceSweeps"] = reference.sweeps;
+        r.scalars["referenceAlartCurnierSteps"] = reference.alartCurnierSteps;
         r.scalars["threads"] = step.options.threads;
         r.scalars["pgsColdSweeps"] = cold.count;
         r.scalars["pgsColdSeconds"] = cold.seconds;

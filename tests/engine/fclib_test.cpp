@@ -4,8 +4,10 @@
 // by ours, and measured by its error function and ours.
 #include "bench_scenes.hpp"
 #include "io/fclib_file.hpp"
+#include "solve/alart_curnier_newton.hpp"
 #include "solve/contact_problem.hpp"
 #include "solve/contact_rows.hpp"
+#include "solve/coulomb_reference.hpp"
 #include "solve/interior_point.hpp"
 #include "solve/lcp_interior_point.hpp"
 #include "solve/local_gauss_seidel.hpp"
@@ -255,6 +257,56 @@ TEST(Fclib, NlgsOnTheDelassusOperatorPassesSiconosMeasureInSpaceAndInThePlane) {
         }
         EXPECT_NEAR(ours, theirs, 1e-4 * theirs) << dimension;
     }
+}
+
+TEST(Fclib, TheAlartCurnierNewtonMethodFinishesQuadraticallyWhereGaussSeidelCreeps) {
+    // From Gauss–Seidel's answer at 10⁻³ the Newton steps reach round-off in a handful, the
+    // error at least squared-ish each step near the end; Gauss–Seidel's own sweeps from there
+    // take far more to 10⁻¹⁰.
+    const LocalProblem p = bedProblem(120, 0.5);
+    Eigen::VectorXd start = Eigen::VectorXd::Zero(p.rows());
+    LocalGaussSeidelOptions rough;
+    rough.tolerance = 1e-3;
+    rough.maxIterations = 100000;
+    ASSERT_TRUE(solveLocalGaussSeidel(p, start, rough).converged);
+    Eigen::VectorXd r = start;
+    std::vector<double> history;
+    AlartCurnierOptions options;
+    options.tolerance = 1e-12;
+    options.errorHistory = &history;
+    const AlartCurnierResult res = solveAlartCurnierNewton(p, r, options);
+    ASSERT_TRUE(res.converged) << res.error;
+    EXPECT_LE(res.iterations, 12);
+    EXPECT_LT(siconosError(p, r), 1e-12);
+    ASSERT_GE(history.size(), 2u);
+    const double before = history[history.size() - 2], last = history.back();
+    EXPECT_LT(last, std::max(1e-13, 10.0 * before * before / 1e-3)) << before << " -> " << last;
+    Eigen::VectorXd gs = start;
+    LocalGaussSeidelOptions fine;
+    fine.tolerance = 1e-10;
+    fine.maxIterations = 100000;
+    const LocalGaussSeidelResult sweeps = solveLocalGaussSeidel(p, gs, fine);
+    std::printf("[ info ] Newton %d steps to %.2g; Gauss-Seidel %d sweeps to %.2g\n",
+                res.iterations, res.error, sweeps.iterations, sweeps.error);
+    EXPECT_GT(sweeps.iterations, 20 * res.iterations);
+}
+
+TEST(Fclib, TheCoulombReferenceReachesRoundOffAndCarriesSiconosWeight) {
+    const LocalProblem p = bedProblem(120, 0.5);
+    Eigen::VectorXd r;
+    CoulombReferenceOptions options;
+    options.tolerance = 1e-12;
+    const CoulombReferenceResult res = solveCoulombReference(p, r, options);
+    EXPECT_TRUE(res.converged) << res.error;
+    EXPECT_LT(siconosError(p, r), 1e-12);
+    EXPECT_NEAR(siconosError(p, r), res.error, 1e-14);
+    const Eigen::VectorXd reference = siconosNsgs(p, 1e-10);
+    double ours = 0.0, theirs = 0.0;
+    for (int c = 0; c < p.contacts(); ++c) {
+        ours += r[3 * c];
+        theirs += reference[3 * c];
+    }
+    EXPECT_NEAR(ours, theirs, 1e-6 * theirs);
 }
 
 TEST(Fclib, ThePlanarComplementarityProblemSolvesCoulombsLawAsSiconosDoes) {
