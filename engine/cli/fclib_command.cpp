@@ -147,6 +147,7 @@ int runSolve(const SolveOptions& o) {
         LcpInteriorPoint solver;
         LcpOptions lcp;
         lcp.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 200;
+        lcp.polishSteps = 0;  // the interior point alone; `--solver newton` finishes it
         const InteriorPointResult res = solver.solve(p, r, lcp);
         iterations = res.iterations;
         converged = res.converged;

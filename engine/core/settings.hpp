@@ -123,6 +123,10 @@ struct StepSettings {
     /// are usual and harmless (krabbenhoft-2012 Sec. 4.5); far above them the impulses' error
     /// over ε throws grains through their neighbours.
     double staticFallback = 1e-2;
+    /// A non-associated step in the plane whose complementarity problem stalls is finished by
+    /// Gauss–Seidel and the semismooth Newton method on the same law (solve/coulomb_finish.hpp);
+    /// off: the paper's method alone, stalls and all (krabbenhoft-2012 Fig. 9).
+    bool finishStalls = true;
     SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
     int iterations = 100;              ///< N_it, PGS sweeps per step
     double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
@@ -312,6 +316,11 @@ void visitSettings(S& s, V&& v) {
                   "counts it (0 = never)",
                   0.0},
       s.staticFallback);
+    v(SettingInfo{"solver.finishStalls", "",
+                  "finish a non-associated step in the plane whose complementarity problem "
+                  "stalls by Gauss-Seidel and the Alart-Curnier Newton method on the same law "
+                  "(false: the paper's interior point alone)"},
+      s.finishStalls);
     v(SettingInfo{"solver.order", "",
                   "coloured | sequential: rows by graph colour (SIMD, threads), or one after the "
                   "other in contact order (the papers' PGS; one thread, no SIMD)"},

@@ -35,17 +35,34 @@ Eigen::VectorXd rowScales(const LocalProblem& p) {
     return rho;
 }
 
-/// φ(r), and where `blocks` is given, the projection's derivative D per contact (row-major
-/// 3 × 3, the contact's first dim × dim entries used).
-double evaluate(const LocalProblem& p, const Eigen::VectorXd& rho, const Eigen::VectorXd& r,
-                Eigen::VectorXd& phi, std::vector<std::array<double, 9>>* blocks) {
+/// A contact's share of the Jacobian: the projection's derivative D (row-major 3 × 3, the
+/// first dim × dim entries used) and, under a dilation ν, the tilt ν u_t/‖u_t‖ by which the
+/// normal velocity the law sees, u_n − ν‖u_t‖, follows the tangent rows.
+struct Block {
+    std::array<double, 9> D{};
+    std::array<double, 3> tilt{};
+};
+
+/// φ(r), and where `blocks` is given, each contact's Block.
+double evaluate(const LocalProblem& p, const std::vector<double>& nu, const Eigen::VectorXd& rho,
+                const Eigen::VectorXd& r, Eigen::VectorXd& phi, std::vector<Block>* blocks) {
     const Eigen::VectorXd u = p.W * r + p.q;
     phi.resize(p.rows());
     for (int c = 0; c < p.contacts(); ++c) {
         const int o = p.offset[static_cast<size_t>(c)];
         const int d = p.dim[static_cast<size_t>(c)];
-        std::array<double, 9> D{};
-        const double yn = r[o] - rho[o] * u[o];
+        Block block;
+        std::array<double, 9>& D = block.D;
+        const double dilation =
+            nu.empty() ? 0.0 : std::min(nu[static_cast<size_t>(c)], p.mu[static_cast<size_t>(c)]);
+        double un = u[o];
+        if (d > 1 && dilation > 0.0) {
+            const double ut = cone::tangentNorm(d, u.data() + o);
+            un -= dilation * ut;
+            for (int k = 1; k < d && ut > 0.0; ++k)
+                block.tilt[static_cast<size_t>(k)] = dilation * u[o + k] / ut;
+        }
+        const double yn = r[o] - rho[o] * un;
         const double pn = std::max(0.0, yn);
         phi[o] = r[o] - pn;
         D[0] = yn > 0.0 ? 1.0 : 0.0;
@@ -57,6 +74,7 @@ double evaluate(const LocalProblem& p, const Eigen::VectorXd& rho, const Eigen::
                 y[k] = r[o + k] - rho[o + k] * u[o + k];
             const double s = cone::tangentNorm(d, y);
             if (s <= radius && radius > 0.0) {  // sticking: the projection is the identity
+                block.tilt = {};  // u_t → 0 here: the kink of ‖u_t‖ is not the step's to follow
                 for (int k = 1; k < d; ++k) {
                     phi[o + k] = r[o + k] - y[k];
                     D[static_cast<size_t>(k * d + k)] = 1.0;
@@ -75,24 +93,29 @@ double evaluate(const LocalProblem& p, const Eigen::VectorXd& rho, const Eigen::
                     phi[o + k] = r[o + k];
             }
         }
-        if (blocks) (*blocks)[static_cast<size_t>(c)] = D;
+        if (blocks) (*blocks)[static_cast<size_t>(c)] = block;
     }
     return 0.5 * phi.squaredNorm();
 }
 
-/// J = I − D + D ρ W, every block entry stored (zeros too) so that the pattern is the same at
+/// J = I − D + D ρ T W (T: the identity with the tilt, −ν u_t/‖u_t‖, in each normal row's
+/// tangent columns), every block entry stored (zeros too) so that the pattern is the same at
 /// every step and UMFPACK's analysis is kept.
-Sparse jacobian(const LocalProblem& p, const Eigen::VectorXd& rho,
-                const std::vector<std::array<double, 9>>& blocks, double shift) {
+Sparse jacobian(const LocalProblem& p, const Eigen::VectorXd& rho, const std::vector<Block>& blocks,
+                double shift) {
     std::vector<Eigen::Triplet<double>> dRho, identityMinusD;
     for (int c = 0; c < p.contacts(); ++c) {
         const int o = p.offset[static_cast<size_t>(c)];
         const int d = p.dim[static_cast<size_t>(c)];
-        const std::array<double, 9>& D = blocks[static_cast<size_t>(c)];
+        const std::array<double, 9>& D = blocks[static_cast<size_t>(c)].D;
+        const std::array<double, 3>& tilt = blocks[static_cast<size_t>(c)].tilt;
         for (int a = 0; a < d; ++a)
             for (int b = 0; b < d; ++b) {
                 const double dab = D[static_cast<size_t>(a * d + b)];
-                dRho.emplace_back(o + a, o + b, dab * rho[o + b]);
+                const double tilted =
+                    b > 0 ? D[static_cast<size_t>(a * d)] * rho[o] * tilt[static_cast<size_t>(b)]
+                          : 0.0;
+                dRho.emplace_back(o + a, o + b, dab * rho[o + b] - tilted);
                 identityMinusD.emplace_back(o + a, o + b, (a == b ? 1.0 + shift : 0.0) - dab);
             }
     }
@@ -116,10 +139,11 @@ AlartCurnierResult solveAlartCurnierNewton(const LocalProblem& p, Eigen::VectorX
         return result;
     }
     const Eigen::VectorXd rho = rowScales(p);
-    std::vector<std::array<double, 9>> blocks(static_cast<size_t>(p.contacts()));
+    const std::vector<double>& nu = options.dilation;
+    std::vector<Block> blocks(static_cast<size_t>(p.contacts()));
     Eigen::VectorXd phi, trialPhi;
-    double merit = evaluate(p, rho, r, phi, &blocks);
-    result.error = coulombError(p, r);
+    double merit = evaluate(p, nu, rho, r, phi, &blocks);
+    result.error = coulombError(p, r, nu);
     Eigen::VectorXd best = r;
     double bestError = result.error;
     // The non-monotone reference: the largest merit of the last few steps.
@@ -148,7 +172,7 @@ AlartCurnierResult solveAlartCurnierNewton(const LocalProblem& p, Eigen::VectorX
         Eigen::VectorXd trial;
         for (int h = 0; h < kHalvings; ++h, t *= 0.5) {
             trial = r + t * step;
-            const double m = evaluate(p, rho, trial, trialPhi, nullptr);
+            const double m = evaluate(p, nu, rho, trial, trialPhi, nullptr);
             if (m <= reference - 2.0 * kArmijo * t * merit) {
                 accepted = true;
                 break;
@@ -157,10 +181,10 @@ AlartCurnierResult solveAlartCurnierNewton(const LocalProblem& p, Eigen::VectorX
         if (!accepted) break;  // no descent along the Newton direction: the best iterate stands
         result.iterations = k + 1;
         r = trial;
-        merit = evaluate(p, rho, r, phi, &blocks);
+        merit = evaluate(p, nu, rho, r, phi, &blocks);
         recent.push_back(merit);
         if (recent.size() > kMemory) recent.pop_front();
-        result.error = coulombError(p, r);
+        result.error = coulombError(p, r, nu);
         if (options.errorHistory) options.errorHistory->push_back(result.error);
         if (result.error < bestError) {
             bestError = result.error;

@@ -28,6 +28,9 @@ struct AlartCurnierOptions {
     int maxIterations = 50;                       ///< Newton steps
     double tolerance = 1e-8;                      ///< stop at coulombError ≤ tolerance
     std::vector<double>* errorHistory = nullptr;  ///< if set: coulombError after each step
+    /// ν of each contact (at most its μ), the non-associated rule of krabbenhoft-2012 Sec. 4.1:
+    /// a sliding contact opens at ν‖u_t‖ (the law sees u_n − ν‖u_t‖); empty: Coulomb's law.
+    std::vector<double> dilation;
 };
 
 struct AlartCurnierResult {

@@ -1,9 +1,8 @@
 #include "solve/coulomb_reference.hpp"
 
-#include "solve/alart_curnier_newton.hpp"
+#include "solve/coulomb_finish.hpp"
 #include "solve/interior_point.hpp"
 #include "solve/lcp_interior_point.hpp"
-#include "solve/local_gauss_seidel.hpp"
 
 #include <algorithm>
 
@@ -18,6 +17,7 @@ CoulombReferenceResult solveCoulombReference(const LocalProblem& p, Eigen::Vecto
         LcpOptions lcp;
         lcp.maxIterations = options.newtonSteps;
         lcp.threads = options.threads;
+        lcp.polishSteps = 0;  // the stages below are the polish
         result.interiorPointSteps = solver.solve(p, r, lcp).iterations;
     } else {
         InteriorPointSolver solver;
@@ -29,20 +29,14 @@ CoulombReferenceResult solveCoulombReference(const LocalProblem& p, Eigen::Vecto
     }
     result.error = coulombError(p, r);
     if (result.error > options.tolerance && p.rolling.empty()) {
-        LocalGaussSeidelOptions sweeps;
-        sweeps.tolerance = options.tolerance;
-        sweeps.maxIterations = options.sweeps;
-        const LocalGaussSeidelResult gs = solveLocalGaussSeidel(p, r, sweeps);
-        result.sweeps = gs.iterations;
-        result.error = gs.error;
-    }
-    if (result.error > options.tolerance && p.rolling.empty()) {
-        AlartCurnierOptions newton;
-        newton.tolerance = options.tolerance;
-        newton.maxIterations = options.alartCurnierSteps;
-        const AlartCurnierResult ac = solveAlartCurnierNewton(p, r, newton);
-        result.alartCurnierSteps = ac.iterations;
-        result.error = ac.error;
+        CoulombFinishOptions finish;
+        finish.tolerance = options.tolerance;
+        finish.sweeps = options.sweeps;
+        finish.newtonSteps = options.alartCurnierSteps;
+        const CoulombFinishResult f = finishCoulomb(p, r, finish);
+        result.sweeps = f.sweeps;
+        result.alartCurnierSteps = f.newtonSteps;
+        result.error = f.error;
     }
     result.converged = result.error <= options.tolerance;
     return result;

@@ -65,6 +65,8 @@ struct InteriorPointResult {
     double relative = 0.0;
     double residual = 0.0;         ///< ‖W r + q − û‖∞ of the last program (m/s)
     double complementarity = 0.0;  ///< rᵀû / Σ r_n of the last program (m/s)
+    int polishSteps = 0;           ///< the LCP's semismooth Newton steps after a stall (LcpOptions)
+    int polishSweeps = 0;          ///< and its Gauss–Seidel sweeps
 };
 
 class InteriorPointSolver {

@@ -45,6 +45,12 @@ struct LcpOptions {
     double tolerance = 0.0;
     std::vector<double>* residualHistory = nullptr;  ///< if set: the residual after each step (m/s)
     int threads = 1;  ///< threads UMFPACK's dense kernels (BLAS) may use
+    /// Where the iteration stalls short of the tolerance, the law is finished from its best
+    /// iterate (solve/coulomb_finish.hpp) with at most this many semismooth Newton steps a
+    /// stage and `polishSweeps` Gauss–Seidel sweeps, and that answer kept if it leaves a
+    /// smaller residual; 0: the paper's method alone.
+    int polishSteps = 30;
+    int polishSweeps = 10000;
 };
 
 class LcpInteriorPoint {

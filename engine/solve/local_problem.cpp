@@ -27,7 +27,8 @@ std::string LocalProblem::check() const {
     return {};
 }
 
-double coulombError(const LocalProblem& p, const Eigen::VectorXd& r) {
+double coulombError(const LocalProblem& p, const Eigen::VectorXd& r,
+                    const std::vector<double>& dilation) {
     const Eigen::VectorXd u = p.W * r + p.q;
     double sum = 0.0;
     for (int c = 0; c < p.contacts(); ++c) {
@@ -39,9 +40,10 @@ double coulombError(const LocalProblem& p, const Eigen::VectorXd& r) {
         }
         const int d = p.dim[static_cast<size_t>(c)];
         const double mu = p.mu[static_cast<size_t>(c)];
+        const double nu = dilation.empty() ? 0.0 : std::min(dilation[static_cast<size_t>(c)], mu);
         const double ut = cone::tangentNorm(d, u.data() + o);
         // x = r − û, projected onto K = {‖x_t‖ ≤ μ x_n}.
-        double x[3] = {r[o] - (u[o] + mu * ut), 0.0, 0.0};
+        double x[3] = {r[o] - (u[o] + (mu - nu) * ut), 0.0, 0.0};
         for (int k = 1; k < d; ++k)
             x[k] = r[o + k] - u[o + k];
         const double xt = cone::tangentNorm(d, x);

@@ -44,6 +44,10 @@ struct LocalProblem {
 
 /// Siconos' error measure of a Coulomb solution (fc3d_compute_error): √Σ_c ‖r_c −
 /// proj_{K_c}(r_c − û_c)‖², relative to ‖q‖ when ‖q‖ > 0, with u = W r + q.
-double coulombError(const LocalProblem& p, const Eigen::VectorXd& r);
+/// With `dilation` (ν_c ≤ μ_c per contact, in the normal row's units) the law is the
+/// non-associated rule of krabbenhoft-2012 Sec. 4.1, a sliding contact opening at ν‖u_t‖:
+/// û = u + (μ − ν)‖u_t‖ e_n (ν = 0 Coulomb's law, ν = μ the associated rule).
+double coulombError(const LocalProblem& p, const Eigen::VectorXd& r,
+                    const std::vector<double>& dilation = {});
 
 }  // namespace ndem

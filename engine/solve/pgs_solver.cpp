@@ -635,6 +635,7 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
         o.residualHistory = options.residualHistory;
         o.dilation = nu;
         o.threads = options.threads;
+        if (!options.finishStalls) o.polishSteps = 0;
         r = m_lcp->solve(local, lambda, o);
         // A stall far from any answer would throw the grains about (docs/physics-notes.md):
         // the step takes the associated rule's answer, which always exists, and says so.

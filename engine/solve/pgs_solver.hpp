@@ -48,6 +48,7 @@ struct PgsOptions {
     /// associated rule's answer (0: never). The static formulation sets it: there an impulse
     /// error moves a grain 1/staticInertia times faster than in a dynamic step.
     double ruleFallback = 0.0;
+    bool finishStalls = true;         ///< Settings::finishStalls
     double relativeTolerance = 1e-3;  ///< nlgs: Alart 2014's Eq. 10 error to stop at
     NullSpaceSettings nullSpace;      ///< nlkergs-i, nlkergs-p, nlgs-jac
     double timeStep = 0.0;            ///< h: the null-space solvers' predictions

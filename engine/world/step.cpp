@@ -325,6 +325,7 @@ PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tole
     o.dimension = m_settings.dimension;
     o.slidingRule = m_settings.slidingRule;
     o.dilation = m_settings.dilation;
+    o.finishStalls = m_settings.finishStalls;
     o.relativeTolerance = m_settings.relativeTolerance;
     o.nullSpace = m_settings.nullSpace;
     o.timeStep = m_settings.timeStep;

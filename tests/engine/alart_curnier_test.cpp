@@ -72,6 +72,39 @@ TEST(AlartCurnier, SlidesAlongTheFreeVelocitysDirectionInSpace) {
     EXPECT_NEAR(std::hypot(u[1], u[2]), 4.0, 1e-12);
 }
 
+TEST(AlartCurnier, OpensASlidingContactAtItsDilation) {
+    // krabbenhoft-2012 Sec. 4.1: sliding, r_t = −μ r_n along the slip and u_n = ν ‖u_t‖. With
+    // W = diag(a, b, b) and a free slip of 2 m/s: r_n = (ν · 2 − q_n)/(a + ν μ b); ν = 0 is
+    // Coulomb's law, ν = μ the associated rule.
+    const double a = 2.0, b = 3.0, mu = 0.5, qn = -1.0;
+    for (int dimension : {2, 3}) {
+        for (const double nu : {0.0, 0.01, 0.25, mu}) {
+            LocalProblem p = pointMass(1.0, qn, 2.0, mu, dimension);
+            Eigen::VectorXd diagonal = Eigen::VectorXd::Constant(dimension, b);
+            diagonal[0] = a;
+            p.W = Eigen::MatrixXd(diagonal.asDiagonal()).sparseView();
+            if (dimension == 3) p.q.tail<2>() = Eigen::Vector2d(1.2, 1.6);  // ‖q_t‖ = 2
+            AlartCurnierOptions options;
+            options.tolerance = 1e-14;
+            options.dilation = {nu};
+            Eigen::VectorXd r;
+            const AlartCurnierResult res = solveAlartCurnierNewton(p, r, options);
+            EXPECT_TRUE(res.converged) << "nu " << nu;
+            EXPECT_LE(res.iterations, 6) << "nu " << nu;
+            const double rn = (nu * 2.0 - qn) / (a + nu * mu * b);
+            EXPECT_NEAR(r[0], rn, 1e-12) << "nu " << nu;
+            const Eigen::VectorXd u = p.W * r + p.q;
+            const double ut = u.tail(dimension - 1).norm();
+            EXPECT_NEAR(u[0], nu * ut, 1e-12) << "nu " << nu;
+            EXPECT_NEAR(r.tail(dimension - 1).norm(), mu * rn, 1e-12) << "nu " << nu;
+            EXPECT_LT(coulombError(p, r, options.dilation), 1e-13);
+            if (nu > 0.0) {  // the answer is not Coulomb's
+                EXPECT_GT(coulombError(p, r), 1e-3);
+            }
+        }
+    }
+}
+
 TEST(AlartCurnier, AProblemWithRollingRowsIsLeftAloneUnconverged) {
     LocalProblem p = pointMass(1.0, -1.0, 0.0, 0.5, 2);
     p.W = Eigen::MatrixXd(Eigen::MatrixXd::Identity(3, 3)).sparseView();

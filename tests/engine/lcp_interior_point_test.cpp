@@ -39,6 +39,22 @@ Eigen::VectorXd solveLcp(const LocalProblem& p, double nu, InteriorPointResult* 
     return r;
 }
 
+/// Three contacts in the plane coupled by W, each with its own μ.
+LocalProblem threeCoupledContacts() {
+    LocalProblem p;
+    const int n = 3;
+    Eigen::MatrixXd dense = Eigen::MatrixXd::Identity(2 * n, 2 * n) * 2.0;
+    for (int i = 0; i + 2 < 2 * n; ++i)
+        dense(i, i + 2) = dense(i + 2, i) = 0.6;
+    p.W = dense.sparseView();
+    p.q.resize(2 * n);
+    p.q << -1.0, 0.8, -0.5, -1.5, 0.3, 0.2;
+    p.dim = {2, 2, 2};
+    p.offset = {0, 2, 4};
+    p.mu = {0.5, 0.3, 0.7};
+    return p;
+}
+
 TEST(LcpInteriorPoint, ASlidingContactOpensAtItsDilation) {
     // q_t > 0 slides forward: r_t = −μ r_n and u_n = ν u_t, so r_n = (ν q_t − q_n)/(a + ν μ b).
     for (const double nu : {0.0, 0.25, kMu}) {
@@ -77,17 +93,7 @@ TEST(LcpInteriorPoint, AStickingContactIgnoresTheDilation) {
 
 TEST(LcpInteriorPoint, TheAssociatedRuleIsTheConeProgram) {
     // ν = μ: F = G, a quadratic program, the cone program's answer; contacts coupled by W.
-    LocalProblem p;
-    const int n = 3;
-    Eigen::MatrixXd dense = Eigen::MatrixXd::Identity(2 * n, 2 * n) * 2.0;
-    for (int i = 0; i + 2 < 2 * n; ++i)
-        dense(i, i + 2) = dense(i + 2, i) = 0.6;
-    p.W = dense.sparseView();
-    p.q.resize(2 * n);
-    p.q << -1.0, 0.8, -0.5, -1.5, 0.3, 0.2;
-    p.dim = {2, 2, 2};
-    p.offset = {0, 2, 4};
-    p.mu = {0.5, 0.3, 0.7};
+    const LocalProblem p = threeCoupledContacts();
     LcpInteriorPoint lcp;
     LcpOptions lo;
     lo.dilation = p.mu;
@@ -100,6 +106,36 @@ TEST(LcpInteriorPoint, TheAssociatedRuleIsTheConeProgram) {
     EXPECT_TRUE(cone.solve(p, rc, co).converged);
     EXPECT_LT((rl - rc).norm(), 1e-8 * rc.norm()) << rl.transpose() << "\n" << rc.transpose();
     EXPECT_GT(rc.norm(), 0.1);
+}
+
+TEST(LcpInteriorPoint, AnIterationCutShortIsFinishedOnTheSameLaw) {
+    // Three coupled contacts under the non-associated rule (ν = 0.1 < μ): the interior point cut
+    // off after 3 Newton steps is far from the answer; the finish (Gauss–Seidel, then the
+    // semismooth Newton method, solve/coulomb_finish.hpp) takes it to round-off, to the answer
+    // the interior point reaches when let run.
+    const LocalProblem p = threeCoupledContacts();
+    LcpOptions o;
+    o.dilation = {0.1, 0.1, 0.1};
+    o.tolerance = 1e-12;
+    LcpInteriorPoint lcp;
+    Eigen::VectorXd full;
+    ASSERT_TRUE(lcp.solve(p, full, o).converged);
+    o.maxIterations = 3;
+    o.polishSteps = 0;
+    Eigen::VectorXd cut;
+    const InteriorPointResult alone = lcp.solve(p, cut, o);
+    EXPECT_FALSE(alone.converged);
+    EXPECT_GT(alone.relative, 1e-4);
+    o.polishSteps = 30;
+    Eigen::VectorXd finished;
+    const InteriorPointResult res = lcp.solve(p, finished, o);
+    EXPECT_TRUE(res.converged);
+    EXPECT_EQ(res.iterations, 3);
+    EXPECT_GT(res.polishSteps, 0);
+    EXPECT_LT(res.relative, 1e-12);
+    EXPECT_LT(coulombError(p, finished, o.dilation), 1e-12);
+    EXPECT_LT((finished - full).norm(), 1e-9 * full.norm()) << finished.transpose() << "\n"
+                                                            << full.transpose();
 }
 
 TEST(LcpInteriorPoint, AFrictionlessContactIsItsNormalRowAndSpaceIsRefused) {
