@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ndem::cli::validation {
 
@@ -19,6 +20,10 @@ constexpr double kPeak = 33.0;       ///< the paper's peak friction angle (degre
 constexpr double kResidual = 20.0;   ///< its residual angle (degrees)
 constexpr double kWindow = 3.0;      ///< degrees either side we count as reproduced
 constexpr double kDilation = 0.01;   ///< ν of the non-associated run (the paper's)
+/// The packings' lattice seeds besides the scene's own (7): a 1 000-disk sample is one chaotic
+/// realisation (its porosity and first-step peak move with the seed), so the full case judges
+/// the associated rows on the mean of five.
+constexpr int kOtherPackings[] = {1, 2, 3, 4};
 
 CaseReport run(const Context& ctx) {
     CaseReport report;
@@ -44,23 +49,39 @@ CaseReport run(const Context& ctx) {
     // The associated rule; in full mode also the non-associated one (the LCP of Sec. 4) and
     // the 26 000 disks.
     std::vector<RunSpec> specs{{kScene, {}, std::nullopt}};
+    std::vector<size_t> packings{0};
     if (!ctx.quick()) {
         specs.push_back(RunSpec{kLarge, {}, std::nullopt, true});
         specs.push_back({kScene,
                          {{"phases.0.settings.solver.slidingRule", "non-associated"},
                           {"phases.0.settings.solver.dilation", num(kDilation, 3)}},
                          std::nullopt});
+        for (int seed : kOtherPackings) {
+            packings.push_back(specs.size());
+            specs.push_back({kScene, {{"particles.0.seed", std::to_string(seed)}}, std::nullopt});
+        }
+        report.method += " The associated rows are the mean ± standard deviation over " +
+                         std::to_string(packings.size()) +
+                         " packings (lattice seeds 7, the scene's, and 1–4); the non-associated "
+                         "run shears the scene's packing, as the paper's \"identical assemblies\".";
     }
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
     auto scalar = [&](size_t i, const char* key) { return runs[i].scalar("cellStress", key); };
+    auto spread = [&](const char* key) { return spreadOf(runs, packings, "cellStress", key); };
+    const std::string over =
+        packings.size() > 1 ? ", mean of " + std::to_string(packings.size()) + " packings" : "";
+    auto shown = [&](const Spread& v, const char* unit, int digits) {
+        return packings.size() > 1 ? num(v.mean, digits) + " ± " + num(v.sd, 2) + unit
+                                   : num(v.mean, digits) + unit;
+    };
 
-    const double porosity = scalar(0, "initialPorosity");
-    report.checks.push_back({"the sample at the start of shearing: porosity", "≈ 0.16",
-                             num(porosity, 3),
-                             std::abs(porosity - 0.16) <= 0.02
-                                 ? "reproduced (within 0.02)"
-                                 : "differs (the paper does not say how its sample was made)",
-                             std::abs(porosity - 0.16) <= 0.02});
+    const Spread porosity = spread("initialPorosity");
+    const bool dense = std::abs(porosity.mean - 0.16) <= 0.02;
+    report.checks.push_back({"the sample at the start of shearing: porosity" + over, "≈ 0.16",
+                             shown(porosity, "", 3),
+                             dense ? "reproduced (within 0.02)"
+                                   : "differs (the paper does not say how its sample was made)",
+                             dense});
     const double sigma3 = scalar(0, "finalLateralStress");
     // The platens push with σ3 times the height at the step's start; the measurement divides
     // by the height after it, 0.1 % less.
@@ -68,27 +89,38 @@ CaseReport run(const Context& ctx) {
     report.checks.push_back(
         {"σ3 on the side platens at the end", "125 (imposed)", num(sigma3, 6),
          held ? "reproduced (within 0.5 %: the platens are unknowns)" : "differs", held});
-    const double peak = scalar(0, "peakFrictionAngle");
-    const double residual = scalar(0, "residualFrictionAngle");
+    const Spread peaks = spread("peakFrictionAngle");
+    const Spread residuals = spread("residualFrictionAngle");
     // Quick: the trend (a dense sample's peak stands above its residual strength); full: the
     // paper's number.
-    const bool peakOk =
-        ctx.quick() ? peak >= residual + kWindow : std::abs(peak - kPeak) <= kWindow;
-    const bool residualOk = std::abs(residual - kResidual) <= kWindow;
+    const bool peakOk = ctx.quick() ? peaks.mean >= residuals.mean + kWindow
+                                    : std::abs(peaks.mean - kPeak) <= kWindow;
+    const bool residualOk = std::abs(residuals.mean - kResidual) <= kWindow;
+    std::string eachPeak;  // each packing's peak beside its porosity: the spread's cause
+    for (size_t i : packings)
+        eachPeak += (eachPeak.empty() ? "; each (porosity): " : ", ") +
+                    num(scalar(i, "peakFrictionAngle"), 3) + "° (" +
+                    num(scalar(i, "initialPorosity"), 3) + ")";
+    report.checks.push_back({"peak friction angle φ (Eq. 58), associated" + over, "≈ 33° (Fig. 11)",
+                             shown(peaks, "°", 3) + (packings.size() > 1 ? eachPeak : ""),
+                             peakOk ? (ctx.quick() ? "trend holds: a peak above the residual"
+                                                   : "reproduced (within 3°)")
+                                    : "differs",
+                             peakOk});
     report.checks.push_back(
-        {"peak friction angle φ (Eq. 58), associated", "≈ 33° (Fig. 11)", num(peak, 3) + "°",
-         peakOk
-             ? (ctx.quick() ? "trend holds: a peak above the residual" : "reproduced (within 3°)")
-             : "differs",
-         peakOk});
-    report.checks.push_back({"residual friction angle, mean over ε_a = 0.10–0.15, associated",
-                             "≈ 20° (Fig. 11)", num(residual, 3) + "°",
-                             residualOk ? "reproduced (within 3°)" : "differs", residualOk});
-    const double dilation = -scalar(0, "finalVolumetricStrain");
-    report.checks.push_back({"volumetric strain at ε_a = 0.15 (dilation positive), associated",
-                             "dilates to a critical state (Fig. 11)", num(dilation, 3),
-                             dilation > 0.0 ? "trend holds: the sample dilates" : "differs",
-                             dilation > 0.0});
+        {"residual friction angle, mean over ε_a = 0.10–0.15, associated" + over, "≈ 20° (Fig. 11)",
+         shown(residuals, "°", 3), residualOk ? "reproduced (within 3°)" : "differs", residualOk});
+    const double peak = scalar(0, "peakFrictionAngle");
+    const double residual = scalar(0, "residualFrictionAngle");
+    double leastDilation = std::numeric_limits<double>::infinity();
+    for (size_t i : packings)
+        leastDilation = std::min(leastDilation, -scalar(i, "finalVolumetricStrain"));
+    const Spread dilation = spread("finalVolumetricStrain");
+    report.checks.push_back(
+        {"volumetric strain at ε_a = 0.15 (dilation positive), associated" + over,
+         "dilates to a critical state (Fig. 11)", shown({-dilation.mean, dilation.sd}, "", 3),
+         leastDilation > 0.0 ? "trend holds: every sample dilates" : "differs",
+         leastDilation > 0.0});
     if (ctx.quick()) {
         report.checks.push_back({"non-associated (ν = 0.01) against the associated",
                                  "close agreement (Fig. 11)", "not run", "not run in quick mode",
@@ -99,7 +131,8 @@ CaseReport run(const Context& ctx) {
         const bool close =
             std::abs(naPeak - peak) <= kWindow && std::abs(naResidual - residual) <= kWindow;
         report.checks.push_back(
-            {"non-associated (ν = 0.01): peak and residual friction angle against the associated",
+            {"non-associated (ν = 0.01): peak and residual friction angle against the associated "
+             "on the same packing",
              "close agreement (Fig. 11)",
              num(naPeak, 3) + "°, " + num(naResidual, 3) + "° (associated " + num(peak, 3) + "°, " +
                  num(residual, 3) + "°)",
