@@ -20,7 +20,7 @@ plot "initial_surface.csv" using 2:1 every ::1 with lines title "column at relea
      "surface_50_nonassociated.csv" using 2:1 every ::1 with lines title "50 steps, nu = 0.01", \
      "surface_100_nonassociated.csv" using 2:1 every ::1 with lines title "100 steps, nu = 0.01", \
      "surface_200_nonassociated.csv" using 2:1 every ::1 with lines title "200 steps, nu = 0.01", \
-     "surface_32_nonassociated.csv" using 2:1 every ::1 with lines title "32 steps, nu = 0.01", \
+     "surface_200_nonassociated_alone.csv" using 2:1 every ::1 with lines title "200 steps, nu = 0.01, interior point alone", \
      "surface_pgs.csv" using 2:1 every ::1 with lines title "PGS, 1 ms"
 set output "column_collapse_2d_runout.png"
 set title "Front of the collapsing column"
@@ -38,7 +38,7 @@ plot "front_25.csv" using 4:2 every ::1 with lines title "25 steps", \
      "front_50_nonassociated.csv" using 4:2 every ::1 with lines title "50 steps, nu = 0.01", \
      "front_100_nonassociated.csv" using 4:2 every ::1 with lines title "100 steps, nu = 0.01", \
      "front_200_nonassociated.csv" using 4:2 every ::1 with lines title "200 steps, nu = 0.01", \
-     "front_32_nonassociated.csv" using 4:2 every ::1 with lines title "32 steps, nu = 0.01", \
+     "front_200_nonassociated_alone.csv" using 4:2 every ::1 with lines title "200 steps, nu = 0.01, interior point alone", \
      "front_pgs.csv" using 4:2 every ::1 with lines title "PGS, 1 ms"
 set output "column_collapse_2d_residuals.png"
 set title "Residual left by each step's solve (at most 50 Newton steps)"

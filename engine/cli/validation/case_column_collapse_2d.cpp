@@ -19,6 +19,10 @@ constexpr double kCollapse = 0.7;  ///< t̄ = 4 for h0 = 0.30 m (s)
 
 constexpr double kDilation = 0.01;  ///< ν of the non-associated runs (the paper's)
 constexpr double kTolerance = 1e-6;  ///< the paper's TOL (Eq. 52), relative
+/// Lattice seeds of more packings besides the scene's own (12) for the comparison of the two
+/// rules at N = 200: one collapse is one chaotic realisation, and the paper compares the rules
+/// on identical assemblies, so the full case compares them pairwise on three.
+constexpr int kOtherPackings[] = {1, 2};
 
 /// The Newton steps and the residual each step of the collapse left.
 struct NewtonSteps {
@@ -118,6 +122,25 @@ CaseReport run(const Context& ctx) {
                          {{"phases.0.settings", R"({"solver": {"iterations": 200}})"},
                           {"duration", num(kRelease + kCollapse, 6)}},
                          std::nullopt});
+    // Pairs (associated, non-associated) at the finest step on other packings.
+    std::vector<std::pair<size_t, size_t>> pairs;
+    if (!nonAssociatedCounts.empty()) {
+        pairs.emplace_back(stepCounts.size() - 1, nonAssociated + nonAssociatedCounts.size() - 1);
+        for (int seed : kOtherPackings) {
+            const Override packing{"particles.0.seed", std::to_string(seed)};
+            RunSpec associated = specs[pairs.front().first];
+            RunSpec nonAssociatedRun = specs[pairs.front().second];
+            associated.overrides.push_back(packing);
+            nonAssociatedRun.overrides.push_back(packing);
+            pairs.emplace_back(specs.size(), specs.size() + 1);
+            specs.push_back(associated);
+            specs.push_back(nonAssociatedRun);
+        }
+        report.method += " The two rules are compared at N = 200 pairwise on " +
+                         std::to_string(pairs.size()) +
+                         " packings (lattice seeds 12, the scene's, and 1, 2): one collapse is one "
+                         "chaotic realisation.";
+    }
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
     auto scalar = [&](size_t i, const char* key) { return runs[i].scalar("columnCollapse", key); };
 
@@ -158,20 +181,39 @@ CaseReport run(const Context& ctx) {
              listOf(runoutNa) + "; " + listOf(heightNa),
              steady ? "trend holds: each halving moves it at most 0.9 as far" : "differs", steady});
     }
-    // Fig. 7: the two rules give practically the same deposit (the same N).
-    if (!nonAssociatedCounts.empty()) {
-        const size_t a = stepCounts.size() - 1, n = nonAssociatedCounts.size() - 1;
-        const int steps = stepCounts[a];
-        const double dRunout = std::abs(runoutNa[n] - runout[a]);
-        const double dHeight = std::abs(heightNa[n] - height[a]);
-        const bool same = dRunout <= 0.05 * runout[a] && dHeight <= 0.05 * height[a];
+    // Fig. 7: the two rules give practically the same deposit (the same N, the same packing):
+    // judged on the mean of the pairs' relative differences.
+    if (!pairs.empty()) {
+        std::string each;
+        std::vector<double> dRunout, dHeight;
+        for (const auto& [a, n] : pairs) {
+            dRunout.push_back(scalar(n, "runout") / scalar(a, "runout") - 1.0);
+            dHeight.push_back(scalar(n, "finalHeight") / scalar(a, "finalHeight") - 1.0);
+            each += (each.empty() ? "" : "; ") + num(scalar(a, "runout"), 3) + " / " +
+                    num(scalar(n, "runout"), 3) + ", " + num(scalar(a, "finalHeight"), 3) + " / " +
+                    num(scalar(n, "finalHeight"), 3);
+        }
+        auto meanOf = [](const std::vector<double>& v) {
+            double sum = 0.0;
+            for (double x : v)
+                sum += x;
+            return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+        };
+        auto percent = [&](const std::vector<double>& v) {
+            std::string out;
+            for (double x : v)
+                out += (out.empty() ? "" : ", ") + std::string(x >= 0.0 ? "+" : "") +
+                       num(100.0 * x, 2);
+            return out + " % (mean " + num(100.0 * meanOf(v), 2) + " %)";
+        };
+        const bool same = std::abs(meanOf(dRunout)) <= 0.05 && std::abs(meanOf(dHeight)) <= 0.05;
         report.checks.push_back(
-            {"associated against non-associated (ν = 0.01), N = " + std::to_string(steps) +
-                 ": runout, height at the wall",
+            {"associated against non-associated (ν = 0.01), N = " +
+                 std::to_string(stepCounts.back()) + ", " + std::to_string(pairs.size()) +
+                 " packings: runout, height at the wall",
              "practically identical (Fig. 7)",
-             num(runout[a], 3) + " / " + num(runoutNa[n], 3) + ", " + num(height[a], 3) +
-                 " / " + num(heightNa[n], 3),
-             same ? "reproduced (within 5 %)" : "differs", same});
+             each + "; non-associated runout " + percent(dRunout) + ", height " + percent(dHeight),
+             same ? "reproduced (the mean differences within 5 %)" : "differs", same});
     }
     if (!ctx.quick())
         report.checks.push_back(
@@ -234,16 +276,20 @@ CaseReport run(const Context& ctx) {
     front.xLabel = "t / sqrt(h0/g)";
     front.yLabel = "(L - L_i) / L_i";
     for (size_t i = 0; i < runs.size(); ++i) {
-        const MeasurementResult* m = runs[i].measurement("columnCollapse");
-        if (!m) continue;
+        const MeasurementResult* m = i <= pgs ? runs[i].measurement("columnCollapse") : nullptr;
+        if (!m) continue;  // the other packings' runs are in the comparison's row only
         std::string label = "PGS, 1 ms", tag = "pgs";
         if (i < nonAssociated) {
             label = std::to_string(stepCounts[i]) + " steps";
             tag = std::to_string(stepCounts[i]);
-        } else if (i < pgs) {
+        } else if (i < alone) {
             const int n = nonAssociatedCounts[i - nonAssociated];
             label = std::to_string(n) + " steps, nu = 0.01";
             tag = std::to_string(n) + "_nonassociated";
+        } else if (i == alone) {
+            const int n = nonAssociatedCounts.back();
+            label = std::to_string(n) + " steps, nu = 0.01, interior point alone";
+            tag = std::to_string(n) + "_nonassociated_alone";
         }
         if (i == 0 && m->tables.count("initialSurface")) {
             const Table& t = m->tables.at("initialSurface");
