@@ -44,7 +44,9 @@ struct LcpOptions {
     /// The paper's TOL, Eq. 52, is 10⁻⁶.
     double tolerance = 0.0;
     std::vector<double>* residualHistory = nullptr;  ///< if set: the residual after each step (m/s)
-    int threads = 1;  ///< threads UMFPACK's dense kernels (BLAS) may use
+    /// Threads UMFPACK's dense kernels (BLAS) may use; more than one changes the last bits of
+    /// the answer with the count (the engine's steps keep one: results the same on any count).
+    int threads = 1;
     /// Where the iteration stalls short of the tolerance, the law is finished from its best
     /// iterate (solve/coulomb_finish.hpp) with at most this many semismooth Newton steps a
     /// stage and `polishSweeps` Gauss–Seidel sweeps, and that answer kept if it leaves a
