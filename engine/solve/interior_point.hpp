@@ -47,8 +47,9 @@ struct InteriorPointOptions {
     /// ends at its best iterate, unconverged.
     double tolerance = 0.0;
     std::vector<double>* residualHistory = nullptr;  ///< if set: the residual after each step
-    /// Threads CHOLMOD's dense kernels (BLAS) may use: the step's, so that runs side by side
-    /// do not each start a BLAS thread per core and spin against each other.
+    /// Threads CHOLMOD's dense kernels (BLAS) may use. The engine's steps keep one: more change
+    /// the answer's last bits with the count, and on two cores they were slower
+    /// (docs/PERFORMANCE.md); one also keeps runs side by side from spinning against each other.
     int threads = 1;
 };
 

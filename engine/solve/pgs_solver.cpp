@@ -614,13 +614,19 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
         for (int c = 0; c < problem.contacts(); ++c)
             nu.push_back(std::min(options.dilation * problem.scale[static_cast<size_t>(c)],
                                   problem.mu[static_cast<size_t>(c)]));
+    // One BLAS thread whatever the step's count: CHOLMOD's and UMFPACK's dense kernels on two
+    // OpenBLAS threads do not round as on one (a 6 195-contact program's answer moved by
+    // 3·10⁻¹⁵; the non-associated biaxial test, where a stalled step amplifies the last bit,
+    // parted at its eighth static step: biaxial-2d findings), and on two cores they were not
+    // faster either (docs/PERFORMANCE.md).
+    constexpr int kBlasThreads = 1;
     auto conic = [&](bool rule) {
         if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
         InteriorPointOptions o;
         o.maxIterations = options.iterations;
         o.tolerance = options.tolerance;
         o.residualHistory = options.residualHistory;
-        o.threads = options.threads;
+        o.threads = kBlasThreads;
         o.associated = rule;
         if (!rule) o.dilation = nu;
         return m_interiorPoint->solve(local, lambda, o);
@@ -634,11 +640,7 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
         o.tolerance = options.tolerance;
         o.residualHistory = options.residualHistory;
         o.dilation = nu;
-        // One BLAS thread whatever the step's: UMFPACK's dense kernels on two OpenBLAS threads
-        // do not round as on one, and a stalled step amplifies the last bit (the
-        // non-associated biaxial test parted at its eighth static step; biaxial-2d findings).
-        // The plane's systems are small enough for one.
-        o.threads = 1;
+        o.threads = kBlasThreads;
         if (!options.finishStalls) o.polishSteps = 0;
         r = m_lcp->solve(local, lambda, o);
         // A stall far from any answer would throw the grains about (docs/physics-notes.md):
