@@ -48,8 +48,8 @@ struct InteriorPointOptions {
     double tolerance = 0.0;
     std::vector<double>* residualHistory = nullptr;  ///< if set: the residual after each step
     /// Threads CHOLMOD's dense kernels (BLAS) may use. The engine's steps keep one: more change
-    /// the answer's last bits with the count, and on two cores they were slower
-    /// (docs/PERFORMANCE.md); one also keeps runs side by side from spinning against each other.
+    /// the answer's last bits with the count, and on two cores they bought no speed the noise
+    /// shows (docs/PERFORMANCE.md); one also keeps runs side by side from spinning.
     int threads = 1;
 };
 

@@ -617,8 +617,8 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
     // One BLAS thread whatever the step's count: CHOLMOD's and UMFPACK's dense kernels on two
     // OpenBLAS threads do not round as on one (a 6 195-contact program's answer moved by
     // 3·10⁻¹⁵; the non-associated biaxial test, where a stalled step amplifies the last bit,
-    // parted at its eighth static step: biaxial-2d findings), and on two cores they were not
-    // faster either (docs/PERFORMANCE.md).
+    // parted at its eighth static step: biaxial-2d findings); on two cores the step was no
+    // faster with two within its noise (docs/PERFORMANCE.md).
     constexpr int kBlasThreads = 1;
     auto conic = [&](bool rule) {
         if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
