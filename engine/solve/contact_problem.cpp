@@ -293,6 +293,11 @@ Eigen::VectorXd ContactProblem::gather(std::span<const SolverContact> rows) cons
 
 void ContactProblem::store(const Eigen::VectorXd& lambda, std::span<SolverContact> rows,
                            std::span<SolverBody> bodies) const {
+    store(lambda, velocities(lambda), rows, bodies);
+}
+
+void ContactProblem::store(const Eigen::VectorXd& lambda, const Eigen::VectorXd& v,
+                           std::span<SolverContact> rows, std::span<SolverBody> bodies) const {
     for (int c = 0; c < contacts(); ++c) {
         SolverContact& r = rows[static_cast<size_t>(contactRow[static_cast<size_t>(c)])];
         const int o = offset[static_cast<size_t>(c)], d = dim[static_cast<size_t>(c)];
@@ -305,7 +310,6 @@ void ContactProblem::store(const Eigen::VectorXd& lambda, std::span<SolverContac
         for (int k = 0; k < roll; ++k)
             r.lambda[(roll == 1 ? 4 : 3) + k] = lambda[o + d + k];
     }
-    const Eigen::VectorXd v = velocities(lambda);
     for (size_t u = 0; u < movableBody.size(); ++u) {
         SolverBody& body = bodies[static_cast<size_t>(movableBody[u])];
         body.v = v.segment<3>(6 * static_cast<Eigen::Index>(u));

@@ -102,6 +102,10 @@ struct ContactProblem {
     /// Writes λ into the rows and v into the bodies.
     void store(const Eigen::VectorXd& lambda, std::span<SolverContact> rows,
                std::span<SolverBody> bodies) const;
+    /// Writes λ into the rows and the given velocities of the unknowns into the bodies (a
+    /// solver that keeps them as unknowns of their own: StaticLcp).
+    void store(const Eigen::VectorXd& lambda, const Eigen::VectorXd& v,
+               std::span<SolverContact> rows, std::span<SolverBody> bodies) const;
 };
 
 /// The residual one projected Gauss–Seidel update of each row would remove, |Δλ_j| D_j, at λ

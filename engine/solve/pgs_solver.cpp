@@ -8,6 +8,7 @@
 #include "solve/nlgs.hpp"
 #include "solve/null_space.hpp"
 #include "solve/null_space_solvers.hpp"
+#include "solve/static_lcp.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -523,15 +524,20 @@ PgsSolver& PgsSolver::operator=(PgsSolver&&) noexcept = default;
 PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
                                         std::span<SolverBody> bodies, const PgsOptions& options) {
     std::vector<double> lambda;
-    return solveProblem(ContactProblem::fromRows(rows, bodies,
-                                                 ProblemForm{options.dimension, false, true}),
-                        rows, bodies, options, lambda);
+    Eigen::VectorXd velocities;
+    return solveProblem(
+        ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension, false, true}), rows,
+        bodies, options, lambda, velocities);
 }
 
 PgsResult PgsSolver::answer(const ContactProblem& problem, const Eigen::VectorXd& lambda,
                             std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                            const char* kernel, int iterations, double ownResidual) {
-    problem.store(lambda, rows, bodies);
+                            const char* kernel, int iterations, double ownResidual,
+                            const Eigen::VectorXd* velocities) {
+    if (velocities)
+        problem.store(lambda, *velocities, rows, bodies);
+    else
+        problem.store(lambda, rows, bodies);
     const ProblemResidual residual = pgsResidual(problem, lambda);
     m_layout = PgsLayout{};
     m_layout.generalRows = problem.contacts();
@@ -604,7 +610,7 @@ PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<Solv
 
 PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
                                   std::span<SolverBody> bodies, const PgsOptions& options,
-                                  std::vector<double>& multipliers) {
+                                  std::vector<double>& multipliers, Eigen::VectorXd& velocities) {
     const LocalProblem local = problem.local();
     Eigen::VectorXd lambda;
     const bool associated = options.slidingRule == SlidingRule::Associated;
@@ -632,8 +638,24 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
         return m_interiorPoint->solve(local, lambda, o);
     };
     InteriorPointResult r;
-    bool fallback = false;
-    if (!associated && options.dimension == 2) {
+    bool fallback = false, mixed = false;
+    if (!associated && options.dimension == 2 && options.staticForm &&
+        std::none_of(problem.rolling.begin(), problem.rolling.end(), [](int k) { return k > 0; })) {
+        if (!m_staticLcp) m_staticLcp = std::make_unique<StaticLcp>();
+        StaticLcpOptions o;
+        o.maxIterations = options.iterations;
+        o.tolerance = options.tolerance;
+        o.residualHistory = options.residualHistory;
+        o.dilation = nu;
+        o.threads = kBlasThreads;
+        r = m_staticLcp->solve(problem, lambda, velocities, o);
+        mixed = true;
+        if (options.ruleFallback > 0.0 && !(r.relative <= options.ruleFallback)) {
+            r = conic(true);
+            fallback = true;
+            mixed = false;
+        }
+    } else if (!associated && options.dimension == 2) {
         if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
         LcpOptions o;
         o.maxIterations = options.iterations;
@@ -653,8 +675,9 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
         r = conic(associated);
     }
     multipliers.assign(lambda.data(), lambda.data() + lambda.size());
-    PgsResult result =
-        answer(problem, lambda, rows, bodies, "interior-point", r.iterations, r.relative);
+    if (!mixed) velocities = problem.velocities(lambda);
+    PgsResult result = answer(problem, lambda, rows, bodies, "interior-point", r.iterations,
+                              r.relative, &velocities);
     result.associatedFallback = fallback;
     return result;
 }

@@ -22,6 +22,7 @@ namespace ndem {
 class InteriorPointSolver;
 struct ContactProblem;
 class LcpInteriorPoint;
+class StaticLcp;
 
 struct PgsOptions {
     int iterations = 100;      ///< maximum sweeps N_it
@@ -48,6 +49,10 @@ struct PgsOptions {
     /// associated rule's answer (0: never). The static formulation sets it: there an impulse
     /// error moves a grain 1/staticInertia times faster than in a dynamic step.
     double ruleFallback = 0.0;
+    /// The problem is the static formulation's: the non-associated rule in the plane is solved
+    /// in the mixed form with the velocities as unknowns (StaticLcp), where a stall does not
+    /// turn into a velocity error 1/staticInertia times larger.
+    bool staticForm = false;
     bool finishStalls = true;         ///< Settings::finishStalls
     double relativeTolerance = 1e-3;  ///< nlgs: Alart 2014's Eq. 10 error to stop at
     NullSpaceSettings nullSpace;      ///< nlkergs-i, nlkergs-p, nlgs-jac
@@ -107,10 +112,10 @@ public:
 
     /// The interior-point method on a problem the caller assembled (the static formulation's,
     /// with its sliders and scaled masses): stores λ into `rows` and the velocities into
-    /// `bodies`, and returns λ in `lambda`.
+    /// `bodies`, and returns λ in `lambda` and the unknowns' velocities in `velocities`.
     PgsResult solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
                            std::span<SolverBody> bodies, const PgsOptions& options,
-                           std::vector<double>& lambda);
+                           std::vector<double>& lambda, Eigen::VectorXd& velocities);
 
     const PgsLayout& layout() const { return m_layout; }
     /// Saves or loads what carries from one solve to the next (APGD's Lipschitz estimate).
@@ -134,12 +139,14 @@ private:
     /// its own residual and the PGS residual measure of its answer.
     PgsResult answer(const ContactProblem& problem, const Eigen::VectorXd& lambda,
                      std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                     const char* kernel, int iterations, double ownResidual);
+                     const char* kernel, int iterations, double ownResidual,
+                     const Eigen::VectorXd* velocities = nullptr);
     /// SolverMethod::InteriorPoint: the rows as a ContactProblem, solved by interior point.
     PgsResult solveInteriorPoint(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                                  const PgsOptions& options);
     std::unique_ptr<InteriorPointSolver> m_interiorPoint;
     std::unique_ptr<LcpInteriorPoint> m_lcp;  ///< the non-associated rule in the plane
+    std::unique_ptr<StaticLcp> m_staticLcp;   ///< and in the static formulation
     /// Float solves: the float body records from the double ones, and back.
     void loadFloatBodies(std::span<const SolverBody> bodies, int threads);
     void storeFloatBodies(std::span<SolverBody> bodies, int threads) const;

@@ -135,10 +135,10 @@ PgsResult World::solveStatic(const StepContext& ctx) {
     PgsOptions options = pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
                                     m_recordResidual ? &m_residualHistory : nullptr);
     options.ruleFallback = m_settings.staticFallback;
-    const PgsResult r = m_pgs.solveProblem(problem, m_rows, m_bodies, options, lambda);
+    options.staticForm = true;
+    Eigen::VectorXd v;
+    const PgsResult r = m_pgs.solveProblem(problem, m_rows, m_bodies, options, lambda, v);
     if (!sliders.empty()) {
-        const Eigen::VectorXd v = problem.velocities(Eigen::Map<const Eigen::VectorXd>(
-            lambda.data(), static_cast<Eigen::Index>(lambda.size())));
         const Eigen::Index first = v.size() - static_cast<Eigen::Index>(sliders.size());
         for (size_t k = 0; k < m_walls.size(); ++k)
             if (sliderOf[k] >= 0)
