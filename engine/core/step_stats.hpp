@@ -51,8 +51,10 @@ struct StepStats {
     double maxResidual = 0.0;     ///< largest row residual after the last sweep (m/s)
     double normalResidual = 0.0;  ///< mean residual of the normal rows (m/s)
     /// The interior-point method's own residual at its answer, relative to the largest free
-    /// velocity (krabbenhoft-2012 Eq. 52, which its Fig. 9 plots); for nlgs Alart 2014's Eq. 10
-    /// error after its last sweep; 0 for the PGS methods.
+    /// velocity (krabbenhoft-2012 Eq. 52, which its Fig. 9 plots; a static step of the
+    /// non-associated rule in the plane: to the largest bias velocity and the largest load,
+    /// StaticLcp); for nlgs Alart 2014's Eq. 10 error after its last sweep; 0 for the PGS
+    /// methods.
     double newtonResidual = 0.0;
     /// The non-associated rule stalled far from an answer and the step took the associated
     /// rule's (PgsResult::associatedFallback).
