@@ -1,34 +1,13 @@
 #include "solve/lcp_interior_point.hpp"
 
 #include "solve/coulomb_finish.hpp"
+#include "solve/lcp_facets.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace ndem {
-
-namespace {
-
-/// One facet f = fN r_n + fT r_t ≤ 0 of a contact, and its column of G (gN, fT) in the flow
-/// rule; rows index the program's rows, t = −1 for a frictionless contact (t may be the
-/// contact's rolling row). Its contact's Newton block starts at `block`, `stride` rows wide,
-/// with the normal row first and t at `lt`.
-struct Facet {
-    int n = 0, t = -1;
-    double fN = -1.0, gN = -1.0, fT = 0.0;
-    int block = 0, stride = 1, lt = 0;
-};
-
-/// max α ≤ 1 with v + α dv ≥ 0.
-double maxStep(const Eigen::VectorXd& v, const Eigen::VectorXd& dv) {
-    double alpha = 1.0;
-    for (Eigen::Index i = 0; i < v.size(); ++i)
-        if (dv[i] < 0.0) alpha = std::min(alpha, -v[i] / dv[i]);
-    return alpha;
-}
-
-}  // namespace
 
 InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::VectorXd& rOut,
                                             const LcpOptions& options) {
@@ -43,7 +22,7 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
     // dilate by the same share ν/μ of the associated rule's opening as the sliding does.
     std::vector<int> dims, offsets, rowsUsed;
     std::vector<double> unitOf;  // per program row: its unit (L on a rolling row, else 1)
-    std::vector<Facet> facets;
+    std::vector<LcpFacet> facets;
     int blockSize = 0;
     for (int c = 0; c < full.contacts(); ++c) {
         const size_t cc = static_cast<size_t>(c);
@@ -66,7 +45,7 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         }
         const double nu = std::min(options.dilation.empty() ? 0.0 : options.dilation[cc], mu);
         auto facet = [&](int t, double fN, double gN, double fT, int lt) {
-            facets.push_back(Facet{n, t, fN, gN, fT, blockSize, rows, lt});
+            facets.push_back(LcpFacet{n, t, fN, gN, fT, blockSize, rows, lt});
         };
         facet(-1, -1.0, -1.0, 0.0, 0);
         if (d == 2) {
@@ -120,7 +99,7 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
     auto factor = [&](const Eigen::VectorXd& d) {
         std::fill(blocks.begin(), blocks.end(), 0.0);
         for (int j = 0; j < k; ++j) {
-            const Facet& f = facets[static_cast<size_t>(j)];
+            const LcpFacet& f = facets[static_cast<size_t>(j)];
             double* b = blocks.data() + f.block;
             b[0] += f.gN * d[j] * f.fN;
             if (f.t < 0) continue;
@@ -131,18 +110,11 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         m_lu.factorize(m_pattern.assemble(blocks));
         return m_lu.info() == Eigen::Success;
     };
-    auto applyF = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {  // out = Fᵀ x
-        for (int j = 0; j < k; ++j) {
-            const Facet& f = facets[static_cast<size_t>(j)];
-            out[j] = f.fN * x[f.n] + (f.t >= 0 ? f.fT * x[f.t] : 0.0);
-        }
+    auto applyF = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+        applyFacets(facets, x, out);
     };
-    auto addG = [&](const Eigen::VectorXd& kappa, Eigen::VectorXd& out) {  // out += G κ
-        for (int j = 0; j < k; ++j) {
-            const Facet& f = facets[static_cast<size_t>(j)];
-            out[f.n] += f.gN * kappa[j];
-            if (f.t >= 0) out[f.t] += f.fT * kappa[j];
-        }
+    auto addG = [&](const Eigen::VectorXd& kappa, Eigen::VectorXd& out) {
+        addFacetFlow(facets, kappa, out);
     };
 
     // Start: x from (W + I) x = −q; the slacks made positive, the multipliers one.
@@ -213,7 +185,8 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         // Predictor (affine scaling): the target s ∘ κ = 0.
         rc = s.cwiseProduct(kappa);
         direction(dxA, dsA, dkA);
-        const double alphaA = std::min(maxStep(s, dsA), maxStep(kappa, dkA));
+        const double alphaA =
+            std::min(largestPositiveStep(s, dsA), largestPositiveStep(kappa, dkA));
         const double gapA = (s + alphaA * dsA).dot(kappa + alphaA * dkA);
         const double sigma = std::pow(std::clamp(gapA / gap, 0.0, 1.0), 3.0);
         // Corrector (Eq. 54): the second-order term and the centring σ μ.
@@ -221,7 +194,8 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         rc.array() -= sigma * gap / k;
         direction(dx, ds, dk);
         if (!dx.allFinite() || !ds.allFinite() || !dk.allFinite()) break;
-        const double alpha = std::min(1.0, 0.99 * std::min(maxStep(s, ds), maxStep(kappa, dk)));
+        const double alpha = std::min(
+            1.0, 0.99 * std::min(largestPositiveStep(s, ds), largestPositiveStep(kappa, dk)));
         x += alpha * dx;
         s += alpha * ds;
         kappa += alpha * dk;
@@ -253,13 +227,13 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         applyF(xp, f);
         double violation = 0.0;
         for (int j = 0; j < k; ++j) {  // the tangent facets first: their κ opens the normal
-            const Facet& fc = facets[static_cast<size_t>(j)];
+            const LcpFacet& fc = facets[static_cast<size_t>(j)];
             if (fc.t < 0) continue;
             kappaP[j] = std::max(0.0, -fc.fT * u[fc.t]);
             opening[fc.n] -= fc.gN * kappaP[j];
         }
         for (int j = 0; j < k; ++j) {
-            const Facet& fc = facets[static_cast<size_t>(j)];
+            const LcpFacet& fc = facets[static_cast<size_t>(j)];
             if (fc.t >= 0) continue;
             kappaP[j] = u[fc.n] - opening[fc.n];
             if (kappaP[j] < 0.0) violation = std::max(violation, -kappaP[j]);

@@ -1,5 +1,6 @@
 #include "solve/static_lcp.hpp"
 
+#include "solve/lcp_facets.hpp"
 #include "solve/newton_pattern.hpp"
 
 #include <algorithm>
@@ -7,24 +8,6 @@
 #include <limits>
 
 namespace ndem {
-
-namespace {
-
-/// A facet f = fN r_n + fT r_t ≤ 0 and its column of G (gN on the normal, fT on the tangent);
-/// t = −1 for the normal facet −r_n ≤ 0 (LcpInteriorPoint's third facet, kept for every ν).
-struct Facet {
-    int n = 0, t = -1;
-    double fN = -1.0, gN = -1.0, fT = 0.0;
-};
-
-double maxStep(const Eigen::VectorXd& v, const Eigen::VectorXd& dv) {
-    double alpha = 1.0;
-    for (Eigen::Index i = 0; i < v.size(); ++i)
-        if (dv[i] < 0.0) alpha = std::min(alpha, -v[i] / dv[i]);
-    return alpha;
-}
-
-}  // namespace
 
 InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& rOut,
                                      Eigen::VectorXd& vOut, const StaticLcpOptions& options) {
@@ -34,17 +17,17 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
     vOut.resize(0);
     if (options.residualHistory) options.residualHistory->clear();
     const int n = static_cast<int>(p.vFree.size()), m = p.rows();
-    std::vector<Facet> facets;
+    std::vector<LcpFacet> facets;
     for (int c = 0; c < p.contacts(); ++c) {
         const size_t cc = static_cast<size_t>(c);
         if (p.dim[cc] > 2 || p.rolling[cc] > 0) return result;
         const int o = p.offset[cc];
-        facets.push_back(Facet{o, -1, -1.0, -1.0, 0.0});
+        facets.push_back(LcpFacet{o, -1, -1.0, -1.0, 0.0});
         if (p.dim[cc] < 2) continue;
         const double mu = p.mu[cc];
         const double nu = std::min(options.dilation.empty() ? 0.0 : options.dilation[cc], mu);
-        facets.push_back(Facet{o, o + 1, -mu, -nu, 1.0});
-        facets.push_back(Facet{o, o + 1, -mu, -nu, -1.0});
+        facets.push_back(LcpFacet{o, o + 1, -mu, -nu, 1.0});
+        facets.push_back(LcpFacet{o, o + 1, -mu, -nu, -1.0});
     }
     const int k = static_cast<int>(facets.size());
     if (k == 0) {  // nothing touches: every body takes its free velocity
@@ -65,18 +48,11 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
     const ContactProblem::Sparse& J = p.J;
     const double tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-10;
 
-    auto applyF = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {  // out = Fᵀ x
-        for (int j = 0; j < k; ++j) {
-            const Facet& fc = facets[static_cast<size_t>(j)];
-            out[j] = fc.fN * x[fc.n] + (fc.t >= 0 ? fc.fT * x[fc.t] : 0.0);
-        }
+    auto applyF = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+        applyFacets(facets, x, out);
     };
-    auto addG = [&](const Eigen::VectorXd& kappa, Eigen::VectorXd& out) {  // out += G κ
-        for (int j = 0; j < k; ++j) {
-            const Facet& fc = facets[static_cast<size_t>(j)];
-            out[fc.n] += fc.gN * kappa[j];
-            if (fc.t >= 0) out[fc.t] += fc.fT * kappa[j];
-        }
+    auto addG = [&](const Eigen::VectorXd& kappa, Eigen::VectorXd& out) {
+        addFacetFlow(facets, kappa, out);
     };
 
     // The saddle point [M −Jᵀ; J Σ + G D Fᵀ] (D = diag(κ/s)), every entry in place each
@@ -95,7 +71,7 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
             entries.emplace_back(n + r, n + r, sigma[r]);
         }
         for (int j = 0; j < k; ++j) {
-            const Facet& fc = facets[static_cast<size_t>(j)];
+            const LcpFacet& fc = facets[static_cast<size_t>(j)];
             entries.emplace_back(n + fc.n, n + fc.n, fc.gN * d[j] * fc.fN);
             if (fc.t < 0) continue;
             entries.emplace_back(n + fc.n, n + fc.t, fc.gN * d[j] * fc.fT);
@@ -167,14 +143,16 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
         const double gap = s.dot(kappa);
         rc = s.cwiseProduct(kappa);
         direction(dvA, dxA, dsA, dkA);
-        const double alphaA = std::min(maxStep(s, dsA), maxStep(kappa, dkA));
+        const double alphaA =
+            std::min(largestPositiveStep(s, dsA), largestPositiveStep(kappa, dkA));
         const double gapA = (s + alphaA * dsA).dot(kappa + alphaA * dkA);
         const double centring = std::pow(std::clamp(gapA / gap, 0.0, 1.0), 3.0);
         rc = s.cwiseProduct(kappa) + dsA.cwiseProduct(dkA);
         rc.array() -= centring * gap / k;
         direction(dv, dx, ds, dk);
         if (!dv.allFinite() || !dx.allFinite() || !ds.allFinite() || !dk.allFinite()) break;
-        const double alpha = std::min(1.0, 0.99 * std::min(maxStep(s, ds), maxStep(kappa, dk)));
+        const double alpha = std::min(
+            1.0, 0.99 * std::min(largestPositiveStep(s, ds), largestPositiveStep(kappa, dk)));
         v += alpha * dv;
         x += alpha * dx;
         s += alpha * ds;
