@@ -639,24 +639,7 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
     };
     InteriorPointResult r;
     bool fallback = false, mixed = false;
-    if (!associated && options.dimension == 2 && options.staticForm &&
-        std::none_of(problem.rolling.begin(), problem.rolling.end(), [](int k) { return k > 0; })) {
-        if (!m_staticLcp) m_staticLcp = std::make_unique<StaticLcp>();
-        StaticLcpOptions o;
-        o.maxIterations = options.iterations;
-        o.tolerance = options.tolerance;
-        o.residualHistory = options.residualHistory;
-        o.dilation = nu;
-        o.threads = kBlasThreads;
-        r = m_staticLcp->solve(problem, lambda, velocities, o);
-        mixed = true;
-        if (options.ruleFallback > 0.0 && !(r.relative <= options.ruleFallback)) {
-            r = conic(true);
-            fallback = true;
-            mixed = false;
-        }
-    } else if (!associated && options.dimension == 2) {
-        if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
+    if (!associated && options.dimension == 2) {
         LcpOptions o;
         o.maxIterations = options.iterations;
         o.tolerance = options.tolerance;
@@ -664,12 +647,21 @@ PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<Solve
         o.dilation = nu;
         o.threads = kBlasThreads;
         if (!options.finishStalls) o.polishSteps = 0;
-        r = m_lcp->solve(local, lambda, o);
+        mixed = options.staticForm && std::none_of(problem.rolling.begin(), problem.rolling.end(),
+                                                   [](int k) { return k > 0; });
+        if (mixed) {
+            if (!m_staticLcp) m_staticLcp = std::make_unique<StaticLcp>();
+            r = m_staticLcp->solve(problem, lambda, velocities, o);
+        } else {
+            if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
+            r = m_lcp->solve(local, lambda, o);
+        }
         // A stall far from any answer would throw the grains about (docs/physics-notes.md):
         // the step takes the associated rule's answer, which always exists, and says so.
         if (options.ruleFallback > 0.0 && !(r.relative <= options.ruleFallback)) {
             r = conic(true);
             fallback = true;
+            mixed = false;
         }
     } else {
         r = conic(associated);

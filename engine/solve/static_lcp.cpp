@@ -10,7 +10,7 @@
 namespace ndem {
 
 InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& rOut,
-                                     Eigen::VectorXd& vOut, const StaticLcpOptions& options) {
+                                     Eigen::VectorXd& vOut, const LcpOptions& options) {
     InteriorPointResult result;
     result.programs = 1;
     rOut.resize(0);

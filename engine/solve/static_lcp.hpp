@@ -19,6 +19,7 @@
 
 #include "solve/contact_problem.hpp"
 #include "solve/interior_point.hpp"
+#include "solve/lcp_interior_point.hpp"
 
 #include <Eigen/SparseCore>
 #include <Eigen/UmfPackSupport>
@@ -27,24 +28,16 @@
 
 namespace ndem {
 
-struct StaticLcpOptions {
-    int maxIterations = 50;
-    /// ν per contact in row units (≤ its μ'), as LcpOptions::dilation.
-    std::vector<double> dilation;
-    /// Stop when every residual, relative to its scale (the largest load for the balance, the
-    /// largest bias velocity for the flow rule), is below; 0 = 10⁻¹⁰.
-    double tolerance = 0.0;
-    std::vector<double>* residualHistory = nullptr;  ///< the residual after each step (relative)
-    int threads = 1;                                 ///< BLAS threads (LcpOptions::threads)
-};
-
 class StaticLcp {
   public:
     /// Solves `p` (contacts of one or two rows, no rolling rows) from a cold start: r the
     /// impulses (row units), v the velocities of the problem's unknowns (bodies and sliders).
-    /// A contact of three rows or a rolling row: unconverged, r and v empty.
+    /// A contact of three rows or a rolling row: unconverged, r and v empty. Of the options,
+    /// the finish (polishSteps, polishSweeps) is the contact form's and not used here; the
+    /// tolerance is relative to the largest load for the balance and to the largest bias
+    /// velocity for the flow rule.
     InteriorPointResult solve(const ContactProblem& p, Eigen::VectorXd& r, Eigen::VectorXd& v,
-                              const StaticLcpOptions& options);
+                              const LcpOptions& options);
 
   private:
     using Sparse = Eigen::SparseMatrix<double>;

@@ -94,7 +94,7 @@ TEST(StaticLcp, TheMixedFormHasTheContactFormsAnswer) {
     for (const double nu : {0.01, 0.1, kMu}) {
         const ContactProblem p = diskRow(6, 1.0, 1.5, 7);
         StaticLcp mixed;
-        StaticLcpOptions so;
+        LcpOptions so;
         so.dilation.assign(11, nu);
         so.tolerance = 1e-12;
         Eigen::VectorXd r, v;
@@ -127,7 +127,7 @@ TEST(StaticLcp, CutShortItsVelocitiesKeepTheFlowRule) {
     const ContactProblem p = diskRow(6, 1e-4, 1.5, 7);
     const double nu = 0.01;
     StaticLcp mixed;
-    StaticLcpOptions so;
+    LcpOptions so;
     so.dilation.assign(11, nu);
     so.maxIterations = 6;
     Eigen::VectorXd r, v;
@@ -158,7 +158,7 @@ TEST(StaticLcp, NothingTouchingLeavesEveryBodyItsFreeVelocity) {
     p.contactRow.clear();
     StaticLcp mixed;
     Eigen::VectorXd r, v;
-    EXPECT_TRUE(mixed.solve(p, r, v, StaticLcpOptions{}).converged);
+    EXPECT_TRUE(mixed.solve(p, r, v, LcpOptions{}).converged);
     EXPECT_EQ(r.size(), 0);
     EXPECT_EQ(v, p.vFree);
 }
