@@ -62,8 +62,9 @@ void fillSnapshot(const World& world, const StepStats& stats, double forceThresh
     out.contactForce.clear();
     out.contactBodies.clear();
     double maxForce = 0.0;
+    const double loaded = loadThreshold(c);
     for (size_t k = 0; k < c.size(); ++k) {
-        if (!(c.flags[k] & kTouching)) continue;
+        if (!inNetwork(c, k, loaded)) continue;
         const Index a = c.bodyA[k];
         const bool wall = (c.flags[k] & kWallContact) != 0;
         // A command may have removed particles since the contacts were found; their indices

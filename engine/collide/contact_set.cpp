@@ -6,6 +6,13 @@
 
 namespace ndem {
 
+double loadThreshold(const ContactSet& c) {
+    double largest = 0.0;
+    for (size_t i = 0; i < c.size(); ++i)
+        largest = std::max(largest, c.normalImpulse[i] + c.impactImpulse[i]);
+    return kLoadedShare * largest;
+}
+
 void ContactSet::clear() {
     bodyA.clear();
     bodyB.clear();

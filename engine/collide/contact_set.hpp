@@ -110,6 +110,21 @@ inline void ContactSet::set(size_t c, Index a, Index b, const Vec3& n, const Vec
     hertzScale[c] = 0.0;
 }
 
+/// The share of the step's largest contact impulse above which a contact the detection found
+/// apart counts as loaded. An interior point ends a step with every slack above zero (its
+/// barrier), so the contacts it loads lie at small gaps, flagged apart at the next detection,
+/// while the open ones keep impulses of order β/s; its relative tolerance separates the two.
+inline constexpr double kLoadedShare = 1e-6;
+
+/// kLoadedShare times the step's largest normal impulse (impact stage included).
+double loadThreshold(const ContactSet& c);
+
+/// A contact of the step's network: touching at detection, or loaded by the solve above
+/// `threshold` (loadThreshold). The force network, the contact count and the viewport read it.
+inline bool inNetwork(const ContactSet& c, size_t i, double threshold) {
+    return (c.flags[i] & kTouching) != 0 || c.normalImpulse[i] + c.impactImpulse[i] > threshold;
+}
+
 /// What a contact remembers between steps (one cache-friendly record per contact).
 struct ContactMemory {
     std::uint64_t key = 0;

@@ -185,9 +185,10 @@ PolyData contactData(const World& world) {
 
     std::vector<double> points, normalForce, tangentialForce, overlap;
     std::vector<std::uint8_t> impact;
+    const double loaded = loadThreshold(contacts);
     for (size_t i = 0; i < contacts.size(); ++i) {
         const std::uint8_t flags = contacts.flags[i];
-        if (!(flags & kTouching)) continue;
+        if (!inNetwork(contacts, i, loaded)) continue;
         const Vec3& a = particles.position[contacts.bodyA[i]];
         const Vec3 b = (flags & kWallContact) ? Vec3(a + contacts.leverA[i])
                                               : particles.position[contacts.bodyB[i]];

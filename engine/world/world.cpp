@@ -162,13 +162,20 @@ void World::measure(StepStats& stats) {
         sum = m_smoothTotals.overlapSum;
         maxOverlap = m_smoothTotals.maxOverlap;
     } else {
+        // The count after the solve: an interior point leaves the contacts it loads at small
+        // gaps, which the detection saw apart (a dense biaxial sample: 117 of 1 900 counted).
+        const double loaded = loadThreshold(m_contacts);
+        int network = 0;
         for (size_t i = 0; i < m_contacts.size(); ++i) {
+            network += inNetwork(m_contacts, i, loaded);
             if (!(m_contacts.flags[i] & kTouching)) continue;
             const double e = m_contacts.overlap[i] / m_contacts.diameter[i];
             sum += e;
             maxOverlap = std::max(maxOverlap, e);
             ++touching;
         }
+        stats.contacts = network;
+        stats.speculativeContacts = static_cast<int>(m_contacts.size()) - network;
     }
     stats.meanOverlap = touching ? sum / touching : 0.0;
     stats.maxOverlap = maxOverlap;

@@ -18,12 +18,18 @@ namespace {
 constexpr double kG = 9.81;
 constexpr double kD = 0.01;
 
-MeasurementResult restingColumnNetwork(std::vector<std::pair<std::string, double>> numbers) {
+MeasurementResult restingColumnNetwork(std::vector<std::pair<std::string, double>> numbers,
+                                       SolverMethod method = SolverMethod::Pgs) {
     Material grain = scenes::servinGrain();
     grain.damping = 0.01;  // brings the column to rest within the run
     StepSettings s;
     s.timeStep = 1e-3;
     s.iterations = 200;
+    if (method == SolverMethod::InteriorPoint) {  // rigid contacts, the paper's solver
+        s.mode = StepMode::Nonsmooth;
+        s.method = method;
+        s.iterations = 50;
+    }
     World world = test::makeWorld(scenes::column(5, kD, grain, s));
     MeasurementRequest r;
     r.type = "forceNetwork";
@@ -75,6 +81,59 @@ TEST(ForceNetwork, RestingColumnCarriesTheWeightAboveEachContact) {
     // Series: one sample every 10 steps from 1 s to 2 s.
     EXPECT_EQ(r.series.at("t").size(), 101u);
     EXPECT_NEAR(r.series.at("meanForce").back(), r.scalars.at("meanForce"), 1e-12);
+}
+
+TEST(ForceNetwork, TheInteriorPointsColumnCarriesTheWeightAboveEachContactToo) {
+    const MeasurementResult r =
+        restingColumnNetwork({{"every", 10}, {"from", 1.0}}, SolverMethod::InteriorPoint);
+    ASSERT_EQ(r.scalars.at("contacts"), 5.0) << r.headline;
+    const Table& t = r.tables.at("contacts");
+    for (size_t k = 0; k < 5; ++k) {
+        const double lower = std::min(t.at("idA")[k], t.at("idB")[k]);
+        const double above = lower < 0.0 ? 5.0 : 4.0 - lower;
+        EXPECT_NEAR(t.at("fn")[k] / (above * kWeight), 1.0, 1e-3) << "contact above id " << lower;
+    }
+    EXPECT_NEAR(r.scalars.at("meanForce") / (3.0 * kWeight), 1.0, 1e-3);
+}
+
+// The associated rule lifts a sliding contact by μ|Δu_t| a step (krabbenhoft-2012 Eq. 22) and
+// it slides on at that gap, loaded: the detection sees it apart, the network must not. (A dense
+// biaxial sample under the static formulation, where every contact slides, counted 117 of its
+// 1 900 loaded contacts before.)
+TEST(ForceNetwork, ASlidingContactTheAssociatedRuleHoldsApartCarriesTheWeight) {
+    // μ = 0.1 and a rolling resistance that keeps it from rolling: it slides for v/(μg) ≈ 0.5 s,
+    // and the lift a step, μ v h = 0.5 mm, is less than gravity's g h² = 1 mm, so it stays on.
+    Material grain = scenes::servinGrain();
+    grain.friction = 0.1;
+    grain.rollingResistance = 1.0;
+    StepSettings s;
+    s.timeStep = 1e-2;
+    s.mode = StepMode::Nonsmooth;
+    s.method = SolverMethod::InteriorPoint;
+    s.iterations = 50;
+    Scene scene = scenes::column(1, kD, grain, s);
+    scene.particles[0].velocity = Vec3(0.5, 0.0, 0.0);
+    World world = test::makeWorld(std::move(scene));
+    MeasurementRequest request;
+    request.type = "forceNetwork";
+    request.numbers = {{"every", 1}};
+    auto m = kForceNetworkMeasurement.make(request, world);
+    ASSERT_TRUE(m) << m.error().message;
+    world.subscribe(std::move(m.value()));
+    int apart = 0;
+    for (int k = 0; k < 20; ++k) {
+        const StepStats st = world.step();
+        const ContactSet& c = world.contacts();
+        ASSERT_EQ(c.size(), 1u);
+        if (k < 3) continue;  // the first step lifts it off the floor, two more settle it
+        EXPECT_EQ(st.contacts, 1) << "step " << k;
+        EXPECT_NEAR(c.normalImpulse[0] / (kWeight * s.timeStep), 1.0, 0.05) << "step " << k;
+        apart += (c.flags[0] & kTouching) == 0;
+    }
+    EXPECT_EQ(apart, 17);
+    const MeasurementResult r = world.measurements().front()->result();
+    EXPECT_EQ(r.scalars.at("contacts"), 1.0) << r.headline;
+    EXPECT_NEAR(r.scalars.at("meanForce") / kWeight, 1.0, 0.05);
 }
 
 TEST(ForceNetwork, SnapshotAtAGivenTimeIsTheFirstSampleAtOrAfterIt) {
