@@ -28,3 +28,18 @@ set autoscale
 plot "cell_associated.csv" using 1:3 every ::1 with lines title "associated", \
      "cell_non_associated.csv" using 1:3 every ::1 with lines title "non-associated", \
      "cell_large.csv" using 1:3 every ::1 with lines title "26 000 disks"
+set output "biaxial_2d_early_steps.png"
+set title "Friction angle at the first strains as the step falls (same packing)"
+set xlabel "axial strain"
+set ylabel "phi (degrees)"
+unset logscale x
+unset logscale y
+unset arrow
+set autoscale
+set yrange [15:35]
+plot "early_0.csv" using 1:2 every ::1 with lines title "associated, 0.1 % a step", \
+     "early_1.csv" using 1:2 every ::1 with lines title "associated, 0.05 % a step", \
+     "early_2.csv" using 1:2 every ::1 with lines title "associated, 0.025 % a step", \
+     "early_3.csv" using 1:2 every ::1 with lines title "associated, 0.0125 % a step", \
+     "early_4.csv" using 1:2 every ::1 with lines title "non-associated, 0.1 % a step", \
+     "early_5.csv" using 1:2 every ::1 with lines title "non-associated, 0.05 % a step"
