@@ -42,7 +42,7 @@ struct StepStats {
     int threads = 1;              ///< threads the step used
     int emitted = 0;              ///< particles added by emitters this step
     int removed = 0;              ///< particles removed by sinks this step
-    int contacts = 0;  ///< the step's network: touching, or loaded by the solve (inNetwork)
+    int contacts = 0;             ///< the step's network: touching or loaded (inNetwork)
     int speculativeContacts = 0;  ///< detected pairs that neither touch nor carry load
     int impacts = 0;              ///< contacts handled as impacts
     int iterations = 0;           ///< PGS sweeps of the continuous stage

@@ -170,33 +170,33 @@ public:
     }
 
 private:
-  /// The loaded contacts of the step's network (inNetwork). f_n counts the impact stage too, as the
-  /// wall forces do, so the edges at a wall add up to wallForce's normal part.
-  static void collect(const World& world, std::vector<NetworkEdge>& edges) {
-      edges.clear();
-      const ContactSet& c = world.contacts();
-      const ParticleStore& p = world.particles();
-      const double invH = 1.0 / world.settings().timeStep;
-      const double loaded = loadThreshold(c);
-      for (size_t i = 0; i < c.size(); ++i) {
-          if (!inNetwork(c, i, loaded)) continue;
-          const double fn = (c.normalImpulse[i] + c.impactImpulse[i]) * invH;
-          if (!(fn > 0.0)) continue;
-          NetworkEdge& e = edges.emplace_back();
-          const Index a = c.bodyA[i];
-          e.idA = p.id[a];
-          e.normalForce = fn;
-          e.frictionForce = c.frictionImpulse[i].norm() * invH;
-          e.overlap = c.overlap[i];
-          e.positionA = p.position[a];
-          if (c.flags[i] & kWallContact) {
-              e.idB = -1.0 - c.bodyB[i];
-              e.positionB = p.position[a] + c.leverA[i];
-          } else {
-              e.idB = p.id[c.bodyB[i]];
-              e.positionB = p.position[c.bodyB[i]];
-          }
-      }
+    /// The loaded contacts of the step's network (inNetwork). f_n counts the impact stage
+    /// too, as the wall forces do, so the edges at a wall add up to wallForce's normal part.
+    static void collect(const World& world, std::vector<NetworkEdge>& edges) {
+        edges.clear();
+        const ContactSet& c = world.contacts();
+        const ParticleStore& p = world.particles();
+        const double invH = 1.0 / world.settings().timeStep;
+        const double loaded = loadThreshold(c);
+        for (size_t i = 0; i < c.size(); ++i) {
+            if (!inNetwork(c, i, loaded)) continue;
+            const double fn = (c.normalImpulse[i] + c.impactImpulse[i]) * invH;
+            if (!(fn > 0.0)) continue;
+            NetworkEdge& e = edges.emplace_back();
+            const Index a = c.bodyA[i];
+            e.idA = p.id[a];
+            e.normalForce = fn;
+            e.frictionForce = c.frictionImpulse[i].norm() * invH;
+            e.overlap = c.overlap[i];
+            e.positionA = p.position[a];
+            if (c.flags[i] & kWallContact) {
+                e.idB = -1.0 - c.bodyB[i];
+                e.positionB = p.position[a] + c.leverA[i];
+            } else {
+                e.idB = p.id[c.bodyB[i]];
+                e.positionB = p.position[c.bodyB[i]];
+            }
+        }
     }
 
     SampleWindow m_window;

@@ -96,20 +96,27 @@ CaseReport run(const Context& ctx) {
     // LU a step where it stalls: 6 minutes for N = 200); the unit tests cover its solver.
     const std::vector<int> nonAssociatedCounts = ctx.quick() ? std::vector<int>{} : stepCounts;
     if (ctx.quick()) report.method += " Quick: N = 100 and 200 only, associated only.";
+    // The collapse in n steps under either rule (the overrides' order is the runs' identity).
+    auto associatedIn = [](int n) {
+        return RunSpec{kScene,
+                       {{"phases.0.settings.timeStep", num(kCollapse / n, 6)},
+                        {"duration", num(kRelease + kCollapse, 6)}},
+                       std::nullopt};
+    };
+    auto nonAssociatedIn = [](int n) {
+        return RunSpec{kScene,
+                       {{"phases.0.settings.timeStep", num(kCollapse / n, 6)},
+                        {"phases.0.settings.solver.slidingRule", "non-associated"},
+                        {"phases.0.settings.solver.dilation", num(kDilation, 3)},
+                        {"duration", num(kRelease + kCollapse, 6)}},
+                       std::nullopt};
+    };
     std::vector<RunSpec> specs;
     for (int n : stepCounts)
-        specs.push_back({kScene,
-                         {{"phases.0.settings.timeStep", num(kCollapse / n, 6)},
-                          {"duration", num(kRelease + kCollapse, 6)}},
-                         std::nullopt});
+        specs.push_back(associatedIn(n));
     const size_t nonAssociated = specs.size();
     for (int n : nonAssociatedCounts)
-        specs.push_back({kScene,
-                         {{"phases.0.settings.timeStep", num(kCollapse / n, 6)},
-                          {"phases.0.settings.solver.slidingRule", "non-associated"},
-                          {"phases.0.settings.solver.dilation", num(kDilation, 3)},
-                          {"duration", num(kRelease + kCollapse, 6)}},
-                         std::nullopt});
+        specs.push_back(nonAssociatedIn(n));
     // The paper's complementarity solver alone, its stalls left as they are (Fig. 9).
     const size_t alone = specs.size();
     if (!nonAssociatedCounts.empty())
@@ -167,16 +174,8 @@ CaseReport run(const Context& ctx) {
             " Past the paper's step counts, on the scene's packing: the associated "
             "rule at N = 400, 800, 1600 and the non-associated one at N = 400.";
         for (int n : kFinerCounts)
-            specs.push_back({kScene,
-                             {{"phases.0.settings.timeStep", num(kCollapse / n, 6)},
-                              {"duration", num(kRelease + kCollapse, 6)}},
-                             std::nullopt});
-        specs.push_back({kScene,
-                         {{"phases.0.settings.timeStep", num(kCollapse / kFinerCounts[0], 6)},
-                          {"phases.0.settings.solver.slidingRule", "non-associated"},
-                          {"phases.0.settings.solver.dilation", num(kDilation, 3)},
-                          {"duration", num(kRelease + kCollapse, 6)}},
-                         std::nullopt});
+            specs.push_back(associatedIn(n));
+        specs.push_back(nonAssociatedIn(kFinerCounts[0]));
     }
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
     auto scalar = [&](size_t i, const char* key) { return runs[i].scalar("columnCollapse", key); };
