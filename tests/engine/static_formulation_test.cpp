@@ -212,6 +212,24 @@ TEST(StaticFormulation, AStalledNonAssociatedStepTakesTheAssociatedAnswerAndCoun
     EXPECT_GT(apart, 1e-7);  // the rules differ here, so the comparison above can fail
 }
 
+TEST(StaticFormulation, RoughServoWallsTheAssociatedRuleHoldsApartKeepPushingWithSigmaA) {
+    // Rough walls beside the bottom disks: the associated rule holds each wall contact apart
+    // by μ|Δu_t| h while it carries σA (Eq. 22), beyond the thousandth of a radius that counts
+    // as touching. The wall the grains pushed is still the step's unknown: every step σA.
+    const double sigmaA = kSigma * 2.0 * kR;
+    World world = pyramidUnderALid(0.5, 1e-7, SlidingRule::Associated, true);
+    double widest = 0.0;
+    for (int k = 0; k < 12; ++k) {
+        const double gap = world.walls()[3].position.x() - world.particles().position[1].x() - kR;
+        widest = std::max(widest, gap);
+        const StepStats stats = world.step();
+        EXPECT_LT(stats.newtonResidual, 1e-4) << k;
+        EXPECT_NEAR(push(world.walls()[2]), sigmaA, 1e-4 * sigmaA) << k;
+        EXPECT_NEAR(push(world.walls()[3]), sigmaA, 1e-4 * sigmaA) << k;
+    }
+    EXPECT_GT(widest, 1e-3 * kR);  // some steps start with the walls that far off
+}
+
 TEST(StaticFormulation, AFrictionScaleMultipliesEveryPairAndAPhaseRestoresIt) {
     // Sample preparation: compacted frictionless, sheared with friction.
     StepSettings s = staticSettings();

@@ -146,6 +146,36 @@ TEST(StaticLcp, CutShortItsVelocitiesKeepTheFlowRule) {
     EXPECT_LT(mixedError, 1e-2 * contactError) << mixedError << " " << contactError;
 }
 
+TEST(StaticLcp, UnknownsNoRowReachesKeepTheirFreeVelocityUnlessTheMassesTieThem) {
+    // A disk's y, ω_x and ω_z: no row reaches them (the rows hold zeros there), so they take
+    // v* exactly, left out of the saddle point. Tie body 0's y to its x through the masses and
+    // it is an unknown again: the balance M (v − v*) = Jᵀ r holds on it too.
+    ContactProblem p = diskRow(4, 1.0, 1.5, 3);
+    for (int u = 0; u < 4; ++u) {
+        p.vFree[6 * u + 1] = 0.1 * (u + 1);
+        p.vFree[6 * u + 3] = -2.0;
+    }
+    LcpOptions o;
+    o.dilation.assign(static_cast<size_t>(p.contacts()), 0.1);
+    o.tolerance = 1e-12;
+    StaticLcp mixed;
+    Eigen::VectorXd r, v;
+    ASSERT_TRUE(mixed.solve(p, r, v, o).converged);
+    for (int u = 0; u < 4; ++u) {
+        EXPECT_EQ(v[6 * u + 1], p.vFree[6 * u + 1]) << u;
+        EXPECT_EQ(v[6 * u + 3], p.vFree[6 * u + 3]) << u;
+        EXPECT_EQ(v[6 * u + 5], p.vFree[6 * u + 5]) << u;
+    }
+    const double coupling = 0.3 * p.M.coeff(0, 0);
+    p.M.coeffRef(0, 1) = coupling;
+    p.M.coeffRef(1, 0) = coupling;
+    ASSERT_TRUE(mixed.solve(p, r, v, o).converged);
+    const Eigen::VectorXd balance = p.M * (v - p.vFree) - p.J.transpose() * r;
+    EXPECT_LT(balance.lpNorm<Eigen::Infinity>(), 1e-9 * (p.M * p.vFree).lpNorm<Eigen::Infinity>());
+    EXPECT_GT(std::abs(v[1] - p.vFree[1]), 1e-3 * std::abs(v[0]));  // y moved with x
+    EXPECT_EQ(v[6 + 1], p.vFree[6 + 1]);
+}
+
 TEST(StaticLcp, NothingTouchingLeavesEveryBodyItsFreeVelocity) {
     ContactProblem p = diskRow(2, 1.0, 0.5, 3);
     p.J.resize(0, p.J.cols());
