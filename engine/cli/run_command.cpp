@@ -149,6 +149,11 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
         std::printf("  sliding rule  non-associated stalled at %ld static steps: they took the"
                     " associated rule's answer\n",
                     rec.associatedFallbacks);
+    if (rec.servosClosingIn > 0)
+        std::printf(
+            "  servo walls   closed in at %ld static steps, one touching no grain: σA not"
+            " applied there\n",
+            rec.servosClosingIn);
     std::printf("  overlap δ/d   final mean %.4g · final max %.4g · max over run %.4g\n",
                 rec.meanOverlap.last, rec.maxOverlap.last, rec.maxOverlap.max);
     std::printf("  kinetic energy final %.4g J · max %.4g J\n", rec.kineticEnergy.last,

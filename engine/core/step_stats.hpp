@@ -59,6 +59,10 @@ struct StepStats {
     /// The non-associated rule stalled far from an answer and the step took the associated
     /// rule's (PgsResult::associatedFallback).
     bool associatedFallback = false;
+    /// The static formulation's servo walls did not push with σA this step: one touched no
+    /// grain, so those touching held still and the others closed in (World::scheduleStaticServos).
+    /// Past the start of a test, the sign of a platen thrown off the sample.
+    bool servosClosingIn = false;
     /// NLGS sweeps of the null-space solvers' unilateral prediction (alart-2014 Sec. 3.2),
     /// besides `iterations` of their correction.
     int predictionIterations = 0;

@@ -34,6 +34,7 @@ void RunRecorder::record(const StepStats& s) {
     aggregates.add(s.aggregates);
     members.add(s.members);
     associatedFallbacks += s.associatedFallback ? 1 : 0;
+    servosClosingIn += s.servosClosingIn ? 1 : 0;
     if (s.step % m_every == 0 || s.step == 1)
         m_samples.push_back({s.time, s.kineticEnergy, s.residual, s.meanOverlap, s.maxOverlap,
                              s.seconds.total(), s.contacts, s.iterations, s.impacts,
@@ -81,6 +82,7 @@ void archiveStats(StateArchive& a, const std::string& name, StepStats& s) {
     if (!a.loading() || a.has("newtonResidual")) a.field("newtonResidual", s.newtonResidual);
     if (!a.loading() || a.has("associatedFallback"))
         a.field("associatedFallback", s.associatedFallback);
+    if (!a.loading() || a.has("servosClosingIn")) a.field("servosClosingIn", s.servosClosingIn);
     a.field("kineticEnergy", s.kineticEnergy);
     a.field("meanOverlap", s.meanOverlap);
     a.field("maxOverlap", s.maxOverlap);
@@ -108,6 +110,7 @@ void RunRecorder::archive(StateArchive& a) {
         archiveStat(a, name, *stat);
     if (!a.loading() || a.has("associatedFallbacks"))
         a.field("associatedFallbacks", associatedFallbacks);
+    if (!a.loading() || a.has("servosClosingIn")) a.field("servosClosingIn", servosClosingIn);
     // The samples as one array per field.
     const auto scope = a.scope("samples");
     auto column = [&](const char* name, auto member) {
@@ -220,6 +223,7 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
                          {"aggregates", statJson(rec.aggregates)},
                          {"members", statJson(rec.members)},
                          {"associatedFallbacks", rec.associatedFallbacks},
+                         {"servosClosingIn", rec.servosClosingIn},
                          {"phaseSeconds",
                           {{"collide", p.collide},
                            {"impact", p.impact},

@@ -43,6 +43,7 @@ public:
     RunningStat contacts, iterations, residual, kineticEnergy, meanOverlap, maxOverlap, impacts;
     RunningStat reductionLevel, aggregates, members;  ///< model reduction
     long associatedFallbacks = 0;  ///< steps with StepStats::associatedFallback
+    long servosClosingIn = 0;      ///< steps with StepStats::servosClosingIn
 
     struct Sample {
         double time, kineticEnergy, residual, meanOverlap, maxOverlap, stepSeconds;

@@ -45,7 +45,7 @@ void World::scheduleStaticServos() {
     // step. Were such a wall to close in as a kinematic one, every wall of a driven sample would
     // be kinematic and the step would press into rigid grains with no answer.
     //
-    // A wall the grains pushed last step is held further off, up to half the detection margin
+    // A wall that carried its σA last step is held further off, up to half the detection margin
     // (its gap rows are there to close it): the associated rule holds a loaded contact sliding
     // along a rough wall apart by μ|Δu_t| h (krabbenhoft-2012 Eq. 22), and a stalled step of
     // the non-associated rule may end a micrometre off; taken for a wall to close in, the next
@@ -70,7 +70,9 @@ void World::scheduleStaticServos() {
                 gap = std::min(gap, (m_particles.position[i] - w.position).dot(normal) -
                                         m_particles.radius[i]);
         }
-        const bool pushed = -w.force.dot(w.servo.direction) > 0.0;
+        // Carried its σA (half of it, say) last step: an open pair's barrier impulses do not count.
+        const bool pushed =
+            -w.force.dot(w.servo.direction) > 0.5 * w.servo.stress * servoArea(w.servo);
         gaps[k] = gap <= touch || (pushed && gap <= hold) ? 0.0 : gap;
         allTouch = allTouch && gaps[k] == 0.0;
     }

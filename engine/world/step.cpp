@@ -87,6 +87,9 @@ StepStats World::step() {
 
 void World::prepareStep(StepContext& ctx) {
     applySchedule();
+    ctx.stats.servosClosingIn = std::any_of(m_walls.begin(), m_walls.end(), [&](const Wall& w) {
+        return staticServo(w) && !solvedServo(w);
+    });
     emitAndRemove(ctx.stats);
     if (m_reduction.aggregateCount() > 0) {
         if (!reductionActive())

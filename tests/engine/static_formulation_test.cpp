@@ -91,9 +91,12 @@ TEST(StaticFormulation, AServoWallThatTouchesNothingClosesInAtItsMaxSpeedThenHol
     scene.walls.push_back(
         servo("top", Vec3(0.0, 0.0, 2.0 * kR + 3.5e-4), -Vec3::UnitZ(), 2.0 * kR));
     World world = test::makeWorld(scene);
-    world.step();
+    EXPECT_TRUE(world.step().servosClosingIn);  // the step says so
     EXPECT_NEAR(world.walls()[1].position.z(), 2.0 * kR + 2.5e-4, 1e-12);
-    test::runUntil(world, 0.1);
+    int closing = 1;
+    while (world.time() < 0.1 - 1e-12)
+        closing += world.step().servosClosingIn ? 1 : 0;
+    EXPECT_EQ(closing, 4);  // 0.35 mm at 10 mm/s: the fourth step arrives, then it pushes
     EXPECT_NEAR(world.walls()[1].position.z(), 2.0 * kR, 1e-8);
     EXPECT_NEAR(push(world.walls()[1]), kSigma * 2.0 * kR, 1e-6 * kSigma * 2.0 * kR);
 }
