@@ -124,6 +124,14 @@ nlohmann::json interiorPointInThePlane(int disks, int steps, const Progress& pro
         if (!error.empty()) return {{"error", error}};
         out[associated ? "associated" : "nonAssociated"] = describe(m, 1, steps);
     }
+    // The static formulation (Sec. 3.7): the non-associated rule's mixed form (StaticLcp), an
+    // LU of the saddle point with the bodies' velocities, the quasi-static tests' step.
+    s.formulation = Formulation::Static;
+    if (progress) progress("timing the interior point on the disks, static, non-associated");
+    std::string error;
+    const NewtonSeries m = timeNewtonSeries(world, s, steps, error);
+    if (!error.empty()) return {{"error", error}};
+    out["nonAssociatedStatic"] = describe(m, 1, steps);
     return out;
 }
 

@@ -19,7 +19,8 @@ nlohmann::json interiorPointOnBed(World& bed, int steps,
                                   const std::function<void(const std::string&)>& progress);
 
 /// A bed of `disks` disks (scenes::bed2d, d = 0.01 m) settled with PGS, then the same figures
-/// under the associated rule and the non-associated one (ν = 0.01), one thread.
+/// under the associated rule and the non-associated one (ν = 0.01), one thread; then the
+/// non-associated one under the static formulation.
 nlohmann::json interiorPointInThePlane(int disks, int steps,
                                        const std::function<void(const std::string&)>& progress);
 

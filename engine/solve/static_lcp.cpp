@@ -14,8 +14,7 @@ namespace {
 /// The unknowns no contact row reaches and the mass matrix does not tie to one it reaches (in
 /// the plane a disk's y, ω_x, ω_z, and a grain that touches nothing) take their free velocity
 /// exactly — M (v − v*) = Jᵀ r = 0 on them — so the saddle point leaves them out: a disk keeps
-/// 3 of its 6 unknowns, and UMFPACK factors a third fewer rows (biaxial-2d findings: 6–7× a
-/// step).
+/// 3 of its 6 unknowns (the biaxial sample's static step 5.2× faster, PERFORMANCE.md).
 class IdleReduction {
   public:
     using Sparse = ContactProblem::Sparse;
@@ -214,6 +213,10 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
             break;
         const Sparse a = assemble(kappa.cwiseQuotient(s));
         if (!analysed) {
+            // METIS: UMFPACK's default AMD ordering of this saddle point (symmetric strategy)
+            // pivoted a settled bed of 500 disks under gravity with 2.3 times the time
+            // (PERFORMANCE.md, "the static steps' saddle point").
+            m_lu.umfpackControl()(UMFPACK_ORDERING) = UMFPACK_ORDERING_METIS;
             m_lu.analyzePattern(a);
             analysed = true;
         }
