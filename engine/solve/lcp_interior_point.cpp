@@ -2,6 +2,7 @@
 
 #include "solve/coulomb_finish.hpp"
 #include "solve/lcp_facets.hpp"
+#include "solve/newton_lu.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,6 +89,7 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
     const Eigen::VectorXd qs = q / V;
     const double tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-10;
     if (!m_pattern.build(dims, offsets, w) || !m_analysed) {
+        withoutRefinement(m_lu);
         m_lu.analyzePattern(m_pattern.matrix());
         m_analysed = true;
     } else {

@@ -29,7 +29,11 @@ std::string LocalProblem::check() const {
 
 double coulombError(const LocalProblem& p, const Eigen::VectorXd& r,
                     const std::vector<double>& dilation) {
-    const Eigen::VectorXd u = p.W * r + p.q;
+    return coulombErrorAt(p, r, p.W * r + p.q, dilation);
+}
+
+double coulombErrorAt(const LocalProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u,
+                      const std::vector<double>& dilation) {
     double sum = 0.0;
     for (int c = 0; c < p.contacts(); ++c) {
         const int o = p.offset[static_cast<size_t>(c)];

@@ -50,4 +50,9 @@ struct LocalProblem {
 double coulombError(const LocalProblem& p, const Eigen::VectorXd& r,
                     const std::vector<double>& dilation = {});
 
+/// The same measure at the velocities u a solver keeps up to date itself (u = W r + q up to
+/// its round-off), which spares the product with W.
+double coulombErrorAt(const LocalProblem& p, const Eigen::VectorXd& r, const Eigen::VectorXd& u,
+                      const std::vector<double>& dilation = {});
+
 }  // namespace ndem

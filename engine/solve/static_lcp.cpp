@@ -1,6 +1,7 @@
 #include "solve/static_lcp.hpp"
 
 #include "solve/lcp_facets.hpp"
+#include "solve/newton_lu.hpp"
 #include "solve/newton_pattern.hpp"
 
 #include <algorithm>
@@ -217,6 +218,7 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
             // pivoted a settled bed of 500 disks under gravity with 2.3 times the time
             // (PERFORMANCE.md, "the static steps' saddle point").
             m_lu.umfpackControl()(UMFPACK_ORDERING) = UMFPACK_ORDERING_METIS;
+            withoutRefinement(m_lu);
             m_lu.analyzePattern(a);
             analysed = true;
         }

@@ -26,6 +26,7 @@ extern "C" {
 #include <siconos/numerics/fc3d_compute_error.h>
 }
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -289,6 +290,43 @@ TEST(Fclib, TheAlartCurnierNewtonMethodFinishesQuadraticallyWhereGaussSeidelCree
     std::printf("[ info ] Newton %d steps to %.2g; Gauss-Seidel %d sweeps to %.2g\n",
                 res.iterations, res.error, sweeps.iterations, sweeps.error);
     EXPECT_GT(sweeps.iterations, 20 * res.iterations);
+}
+
+TEST(Fclib, GaussSeidelMeasuresAtItsOwnVelocitiesAndStopsWhereTheExactMeasureSays) {
+    // The sweeps keep u = W r + q up to date and measure there; each sweep's error must be
+    // the measure at u = W r + q of that sweep's iterate (replayed from the same cold start),
+    // and a stop comes at the first sweep whose measure meets the tolerance.
+    const LocalProblem p = bedProblem(120, 0.5);
+    std::vector<double> history;
+    LocalGaussSeidelOptions all;
+    all.tolerance = 0.0;
+    all.maxIterations = 60;
+    all.errorHistory = &history;
+    Eigen::VectorXd r = Eigen::VectorXd::Zero(p.rows());
+    solveLocalGaussSeidel(p, r, all);
+    ASSERT_EQ(history.size(), 60u);
+    for (const int k : {1, 2, 7, 30, 60}) {
+        Eigen::VectorXd replay = Eigen::VectorXd::Zero(p.rows());
+        LocalGaussSeidelOptions some;
+        some.tolerance = 0.0;
+        some.maxIterations = k;
+        const LocalGaussSeidelResult res = solveLocalGaussSeidel(p, replay, some);
+        const double exact = coulombError(p, replay);
+        EXPECT_NEAR(history[static_cast<size_t>(k - 1)], exact, 1e-12 * exact) << k;
+        EXPECT_NEAR(res.error, exact, 1e-12 * exact) << k;
+    }
+    const double tolerance = history[40] * (1.0 + 1e-9);
+    const size_t first = static_cast<size_t>(
+        std::find_if(history.begin(), history.end(), [&](double e) { return e <= tolerance; }) -
+        history.begin());
+    Eigen::VectorXd stopped = Eigen::VectorXd::Zero(p.rows());
+    LocalGaussSeidelOptions once;
+    once.tolerance = tolerance;
+    once.maxIterations = 60;
+    const LocalGaussSeidelResult res = solveLocalGaussSeidel(p, stopped, once);
+    EXPECT_TRUE(res.converged);
+    EXPECT_EQ(res.iterations, static_cast<int>(first) + 1);
+    EXPECT_LE(coulombError(p, stopped), tolerance);
 }
 
 TEST(Fclib, TheCoulombReferenceReachesRoundOffAndCarriesSiconosWeight) {
