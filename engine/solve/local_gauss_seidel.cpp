@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ndem {
 
@@ -23,6 +24,9 @@ LocalGaussSeidelResult solveLocalGaussSeidel(const LocalProblem& p, Eigen::Vecto
             u[it.row()] += it.value() * d;
         r[j] += d;
     };
+    double best = std::numeric_limits<double>::infinity();
+    int bestSweep = 0;
+    Eigen::VectorXd bestR;
     for (int k = 0; k < options.maxIterations; ++k) {
         for (int c = 0; c < p.contacts(); ++c) {
             const int o = p.offset[static_cast<size_t>(c)];
@@ -51,6 +55,14 @@ LocalGaussSeidelResult solveLocalGaussSeidel(const LocalProblem& p, Eigen::Vecto
                 result.converged = true;
                 break;
             }
+        }
+        if (result.error < best) {
+            best = result.error;
+            bestSweep = k;
+            if (options.stallSweeps > 0) bestR = r;
+        } else if (options.stallSweeps > 0 && k - bestSweep >= options.stallSweeps) {
+            r = bestR;  // the sweeps wandered off from it
+            break;
         }
     }
     if (!result.converged) result.error = coulombError(p, r);
