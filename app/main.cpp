@@ -1,4 +1,5 @@
 // ndem-studio: the NDEM Studio desktop app. `ndem-studio --help` lists the options.
+#include "core/memory_reuse.hpp"
 #include "gui/main_window.hpp"
 #include "gui/studio_options.hpp"
 
@@ -31,6 +32,7 @@ bool haveDisplay() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    ndem::keepFreedMemoryForReuse();
     ndem::app::StudioOptions options;
     if (auto error = ndem::app::parseStudioOptions(std::vector<std::string>(argv + 1, argv + argc), options)) {
         std::fprintf(stderr, "ndem-studio: %s\n", error->c_str());

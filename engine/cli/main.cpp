@@ -1,5 +1,6 @@
 // ndem: the headless NDEM Studio engine. `ndem help` lists the commands.
 #include "commands.hpp"
+#include "core/memory_reuse.hpp"
 
 #include <cstdio>
 #include <new>
@@ -25,6 +26,7 @@ int badInput(const std::string& message) {
 
 int main(int argc, char** argv) {
     using namespace ndem::cli;
+    ndem::keepFreedMemoryForReuse();
     CLI::App ndem("", "ndem");
     ndem::cmdline::configure(ndem,
                              "ndem <command> [options]   (ndem <command> --help: that command;"

@@ -44,7 +44,6 @@ CoulombFinishResult finishCoulomb(const LocalProblem& p, Eigen::VectorXd& r,
     LocalGaussSeidelOptions sweeps;
     sweeps.tolerance = options.sweepTolerance > 0.0 ? options.sweepTolerance : options.tolerance;
     sweeps.maxIterations = options.sweeps;
-    sweeps.stallSweeps = options.sweepStall;
     result.sweeps = solveLocalGaussSeidel(p, x, sweeps).iterations;
     newton(x, {}, options.newtonSteps);
     if (dilated) newton(x, nu, options.newtonSteps);

@@ -25,7 +25,6 @@ struct CoulombFinishOptions {
     double tolerance = 1e-8;       ///< coulombError (with the dilation) to reach
     double sweepTolerance = 0.0;   ///< where Gauss–Seidel hands over; 0: `tolerance`
     int sweeps = 20000;            ///< Gauss–Seidel's at most
-    int sweepStall = 0;  ///< … and it stops after this many without a new best error (0: never)
     int newtonSteps = 100;         ///< each Newton stage's at most
     std::vector<double> dilation;  ///< ν per contact (AlartCurnierOptions); empty: Coulomb's law
 };

@@ -216,9 +216,6 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         finish.tolerance = 1e-12;
         finish.sweepTolerance = 1e-6;
         finish.sweeps = options.polishSweeps;
-        // Where the sweeps cycle (the collapse's front at its release: best 6·10⁻³ by 4 000
-        // sweeps, then wandering up to 2·10⁻²), the rest of the 10 000 bought nothing.
-        finish.sweepStall = 1000;
         finish.newtonSteps = options.polishSteps;
         finish.dilation = options.dilation;
         const CoulombFinishResult finished = finishCoulomb(full, polished, finish);

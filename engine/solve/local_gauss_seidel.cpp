@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace ndem {
 
@@ -24,9 +23,6 @@ LocalGaussSeidelResult solveLocalGaussSeidel(const LocalProblem& p, Eigen::Vecto
             u[it.row()] += it.value() * d;
         r[j] += d;
     };
-    double best = std::numeric_limits<double>::infinity();
-    int bestSweep = 0;
-    Eigen::VectorXd bestR;
     for (int k = 0; k < options.maxIterations; ++k) {
         for (int c = 0; c < p.contacts(); ++c) {
             const int o = p.offset[static_cast<size_t>(c)];
@@ -43,9 +39,9 @@ LocalGaussSeidelResult solveLocalGaussSeidel(const LocalProblem& p, Eigen::Vecto
                 move(o + k, f * t[k] - r[o + k]);
         }
         result.iterations = k + 1;
-        // At the sweep's own u (a fifth of the sweep's time where a product with W took as
-        // long as the sweep); a stop is confirmed at u = W r + q, so round-off in u cannot end
-        // the sweeps early.
+        // At the sweep's own u: a product W r on top took longer than the sweep itself on the
+        // collapse's steps. A stop is confirmed at u = W r + q, so that round-off in u cannot
+        // end the sweeps early.
         result.error = coulombErrorAt(p, r, u);
         if (options.errorHistory) options.errorHistory->push_back(result.error);
         if (result.error <= options.tolerance) {
@@ -55,14 +51,6 @@ LocalGaussSeidelResult solveLocalGaussSeidel(const LocalProblem& p, Eigen::Vecto
                 result.converged = true;
                 break;
             }
-        }
-        if (result.error < best) {
-            best = result.error;
-            bestSweep = k;
-            if (options.stallSweeps > 0) bestR = r;
-        } else if (options.stallSweeps > 0 && k - bestSweep >= options.stallSweeps) {
-            r = bestR;  // the sweeps wandered off from it
-            break;
         }
     }
     if (!result.converged) result.error = coulombError(p, r);

@@ -15,9 +15,6 @@ struct LocalGaussSeidelOptions {
     int maxIterations = 1000;  ///< sweeps
     double tolerance = 1e-8;   ///< stop at coulombError ≤ tolerance (checked every sweep)
     std::vector<double>* errorHistory = nullptr;  ///< if set: the error after each sweep
-    /// Stop when this many sweeps in a row have not brought the error below its best so far
-    /// (0: never): where the sweeps cycle rather than converge.
-    int stallSweeps = 0;
 };
 
 struct LocalGaussSeidelResult {
