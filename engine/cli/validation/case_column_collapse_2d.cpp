@@ -238,9 +238,10 @@ CaseReport run(const Context& ctx) {
         // 0.05–0.45 a halving: judged on the mean over the packings where they ran.
         std::vector<double> mean = runoutNa;
         std::string others;
-        if (!sequencesNa.empty())
-            others = "; other packings " + onPackings(sequencesNa, runoutNa, mean) + "mean " +
-                     listOf(mean);
+        if (!sequencesNa.empty()) {
+            others = "; other packings " + onPackings(sequencesNa, runoutNa, mean);
+            others += "mean " + listOf(mean);  // apart: the mean is onPackings' to fill first
+        }
         const bool steady = steadily(mean);
         report.checks.push_back(
             {"non-associated (ν = 0.01): runout and height at t̄ = 4, N = 25, 50, 100, 200 (the "
