@@ -215,7 +215,7 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
         const Sparse a = assemble(kappa.cwiseQuotient(s));
         if (!analysed) {
             // METIS: UMFPACK's default AMD ordering of this saddle point (symmetric strategy)
-            // pivoted a settled bed of 500 disks under gravity with 2.3 times the time
+            // pivoted a settled bed of 500 disks under gravity with 2.6 times the time
             // (PERFORMANCE.md, "the static steps' saddle point").
             m_lu.umfpackControl()(UMFPACK_ORDERING) = UMFPACK_ORDERING_METIS;
             withoutRefinement(m_lu);
