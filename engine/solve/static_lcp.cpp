@@ -1,8 +1,6 @@
 #include "solve/static_lcp.hpp"
 
 #include "solve/lcp_facets.hpp"
-#include "solve/newton_lu.hpp"
-#include "solve/newton_pattern.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -112,7 +110,6 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
         result.converged = true;
         return result;
     }
-    setBlasThreads(options.threads);
 
     // Units of order one: impulses by the largest load, velocities by the largest bias.
     const Eigen::VectorXd load = p.M * p.vFree;  // h f, whatever the masses' scaling
@@ -135,7 +132,8 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
     };
 
     // The saddle point [M −Jᵀ; J Σ + G D Fᵀ] (D = diag(κ/s)), every entry in place each
-    // time so that its pattern, and UMFPACK's analysis, stay the same through the solve.
+    // time so that its pattern, and KLU's analysis and pivot order, stay the same through the
+    // solve.
     std::vector<Eigen::Triplet<double>> entries;
     auto assemble = [&](const Eigen::VectorXd& d) {
         entries.clear();
@@ -186,7 +184,7 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
         tmp = (rc - kappa.cwiseProduct(rF)).cwiseQuotient(s);
         addG(tmp, h1);
         rhs.tail(m) = h1;
-        sol = m_lu.solve(rhs);
+        if (!m_lu.solve(rhs, sol)) sol.setConstant(std::numeric_limits<double>::quiet_NaN());
         ddv = sol.head(n);
         ddx = sol.tail(m);
         applyF(ddx, dds);
@@ -212,24 +210,12 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
         }
         if (it == options.maxIterations || (best < 1e4 * tolerance && it - bestIteration >= kStall))
             break;
-        const Sparse a = assemble(kappa.cwiseQuotient(s));
+        Sparse a = assemble(kappa.cwiseQuotient(s));
         if (!analysed) {
-            // UMFPACK's symmetric strategy takes a diagonal pivot only above 10⁻³ of its
-            // column; a contact row's diagonal Σ + G D Fᵀ is often below that, and the 300
-            // off-diagonal pivots it then took cost a settled bed of 500 disks 4.6 times the
-            // time of the diagonal ones (PERFORMANCE.md, "the saddle point's diagonal pivots").
-            // A small pivot c of a contact row adds Jᵀ J / c to the masses' block: a positive
-            // penalty, no breakdown; the interior point corrects the round-off at its next
-            // step (the bed's and the biaxial sample's residuals end where they did). 10⁻⁶
-            // leaves the off-diagonal search for entries that are all but zero.
-            m_lu.umfpackControl()(UMFPACK_ORDERING) = UMFPACK_ORDERING_AMD;
-            m_lu.umfpackControl()(UMFPACK_SYM_PIVOT_TOLERANCE) = 1e-6;
-            withoutRefinement(m_lu);
-            m_lu.analyzePattern(a);
+            if (!m_lu.analyze(a)) break;
             analysed = true;
         }
-        m_lu.factorize(a);
-        if (m_lu.info() != Eigen::Success) break;
+        if (!m_lu.factor(a)) break;
         const double gap = s.dot(kappa);
         rc = s.cwiseProduct(kappa);
         direction(dvA, dxA, dsA, dkA);

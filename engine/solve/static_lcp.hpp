@@ -19,10 +19,10 @@
 
 #include "solve/contact_problem.hpp"
 #include "solve/interior_point.hpp"
+#include "solve/klu_lu.hpp"
 #include "solve/lcp_interior_point.hpp"
 
 #include <Eigen/SparseCore>
-#include <Eigen/UmfPackSupport>
 
 #include <vector>
 
@@ -41,7 +41,9 @@ class StaticLcp {
 
   private:
     using Sparse = Eigen::SparseMatrix<double>;
-    Eigen::UmfPackLU<Sparse> m_lu;
+    /// The saddle point's pattern is the same through a solve: KLU's refactorisation, 1.75 times
+    /// faster a step than UMFPACK on the biaxial sample (PERFORMANCE.md).
+    KluLu m_lu;
 };
 
 }  // namespace ndem
