@@ -18,35 +18,36 @@ void KluLu::releaseNumeric() {
     m_numeric = nullptr;
 }
 
-bool KluLu::analyze(Matrix& a) {
+bool KluLu::analyze(const Matrix& a) {
     releaseNumeric();
     if (m_symbolic) klu_free_symbolic(&m_symbolic, &m_common);
     m_matrix = nullptr;
-    if (a.rows() != a.cols()) return false;
-    a.makeCompressed();
-    m_symbolic =
-        klu_analyze(static_cast<int>(a.rows()), a.outerIndexPtr(), a.innerIndexPtr(), &m_common);
+    if (a.rows() != a.cols() || !a.isCompressed()) return false;
+    // KLU's arguments are not const, nor written.
+    m_symbolic = klu_analyze(static_cast<int>(a.rows()), const_cast<int*>(a.outerIndexPtr()),
+                             const_cast<int*>(a.innerIndexPtr()), &m_common);
     return m_symbolic != nullptr;
 }
 
 bool KluLu::factorAfresh() {
     releaseNumeric();
-    m_numeric = klu_factor(m_matrix->outerIndexPtr(), m_matrix->innerIndexPtr(),
-                           m_matrix->valuePtr(), m_symbolic, &m_common);
+    m_numeric = klu_factor(const_cast<int*>(m_matrix->outerIndexPtr()),
+                           const_cast<int*>(m_matrix->innerIndexPtr()),
+                           const_cast<double*>(m_matrix->valuePtr()), m_symbolic, &m_common);
     m_refactored = false;
     ++m_factorizations;
     return m_numeric != nullptr;
 }
 
-bool KluLu::factor(Matrix& a) {
-    if (!m_symbolic) return false;
-    a.makeCompressed();
+bool KluLu::factor(const Matrix& a) {
+    if (!m_symbolic || !a.isCompressed()) return false;
     m_matrix = &a;
     m_largest = a.nonZeros() > 0 ? Eigen::Map<const Eigen::VectorXd>(a.valuePtr(), a.nonZeros())
                                        .lpNorm<Eigen::Infinity>()
                                  : 0.0;
-    if (m_numeric && klu_refactor(a.outerIndexPtr(), a.innerIndexPtr(), a.valuePtr(), m_symbolic,
-                                  m_numeric, &m_common)) {
+    if (m_numeric &&
+        klu_refactor(const_cast<int*>(a.outerIndexPtr()), const_cast<int*>(a.innerIndexPtr()),
+                     const_cast<double*>(a.valuePtr()), m_symbolic, m_numeric, &m_common)) {
         m_refactored = true;
         ++m_refactorizations;
         return true;

@@ -31,11 +31,11 @@ class KluLu {
     KluLu(const KluLu&) = delete;
     KluLu& operator=(const KluLu&) = delete;
 
-    /// Orders `a`'s pattern (AMD); the next factor() pivots afresh.
-    bool analyze(Matrix& a);
-    /// Factors `a` (its pattern analyze()'s), with the last pivot order where there is one. `a`
-    /// must stay alive and unchanged while solve() is used.
-    bool factor(Matrix& a);
+    /// Orders `a`'s pattern (AMD); the next factor() pivots afresh. `a` compressed.
+    bool analyze(const Matrix& a);
+    /// Factors `a` (compressed, its pattern analyze()'s), with the last pivot order where there
+    /// is one. `a` must stay alive and unchanged while solve() is used.
+    bool factor(const Matrix& a);
     /// x with a x = b; false if no answer could be had.
     bool solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
@@ -50,7 +50,7 @@ class KluLu {
     klu_common m_common;
     klu_symbolic* m_symbolic = nullptr;
     klu_numeric* m_numeric = nullptr;
-    Matrix* m_matrix = nullptr;
+    const Matrix* m_matrix = nullptr;
     double m_largest = 0.0;  ///< the factored matrix's largest |entry|
     bool m_refactored = false;
     int m_factorizations = 0, m_refactorizations = 0;

@@ -210,7 +210,7 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
         }
         if (it == options.maxIterations || (best < 1e4 * tolerance && it - bestIteration >= kStall))
             break;
-        Sparse a = assemble(kappa.cwiseQuotient(s));
+        const Sparse a = assemble(kappa.cwiseQuotient(s));
         if (!analysed) {
             if (!m_lu.analyze(a)) break;
             analysed = true;

@@ -77,14 +77,17 @@ TEST(KluLu, APivotOrderGoneBadIsFactoredAgainWithPivoting) {
     EXPECT_LT((x - dense).norm(), 1e-9 * dense.norm());
 }
 
-TEST(KluLu, AStructurallySingularOrNonSquareMatrixIsRefused) {
+TEST(KluLu, ANonSquareUncompressedOrStructurallySingularMatrixIsRefused) {
     KluLu lu;
     KluLu::Matrix rect(3, 4);
     rect.insert(0, 0) = 1.0;
+    rect.makeCompressed();
     EXPECT_FALSE(lu.analyze(rect));
     KluLu::Matrix singular(3, 3);  // the last row and column empty
     singular.insert(0, 0) = 1.0;
     singular.insert(1, 1) = 1.0;
+    EXPECT_FALSE(lu.analyze(singular));  // KLU reads compressed columns only
+    singular.makeCompressed();
     ASSERT_TRUE(lu.analyze(singular));
     EXPECT_FALSE(lu.factor(singular));
     Eigen::VectorXd x;
