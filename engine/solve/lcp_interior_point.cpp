@@ -2,6 +2,7 @@
 
 #include "solve/coulomb_finish.hpp"
 #include "solve/lcp_facets.hpp"
+#include "solve/newton_lu.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,7 +89,9 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
     const Eigen::VectorXd qs = q / V;
     const double tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-10;
     if (!m_pattern.build(dims, offsets, w) || !m_analysed) {
-        m_analysed = m_lu.analyze(m_pattern.matrix());
+        withoutRefinement(m_lu);
+        m_lu.analyzePattern(m_pattern.matrix());
+        m_analysed = true;
     } else {
         result.reusedAnalysis = true;
     }
@@ -106,7 +109,8 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
             b[f.lt * f.stride] += f.fT * d[j] * f.fN;
             b[f.lt * f.stride + f.lt] += f.fT * d[j] * f.fT;
         }
-        return m_lu.factor(m_pattern.assemble(blocks));
+        m_lu.factorize(m_pattern.assemble(blocks));
+        return m_lu.info() == Eigen::Success;
     };
     auto applyF = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
         applyFacets(facets, x, out);
@@ -125,9 +129,9 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
                 identity[next + static_cast<size_t>(i * (dc + 1))] = 1.0;
             next += static_cast<size_t>(dc * dc);
         }
-        const bool factored = m_lu.factor(m_pattern.assemble(identity));
+        m_lu.factorize(m_pattern.assemble(identity));
         const Eigen::VectorXd minusQ = -qs;
-        if (factored && !m_lu.solve(minusQ, x)) x.setZero();
+        if (m_lu.info() == Eigen::Success) x = m_lu.solve(minusQ);
     }
     applyF(x, s);
     s = (-s).cwiseMax(0.0).array() + 1.0;
@@ -152,7 +156,7 @@ InteriorPointResult LcpInteriorPoint::solve(const LocalProblem& full, Eigen::Vec
         rhs = -rP;
         tmp = (rc - kappa.cwiseProduct(rF)).cwiseQuotient(s);
         addG(tmp, rhs);
-        if (!m_lu.solve(rhs, ddx)) ddx.setConstant(std::numeric_limits<double>::quiet_NaN());
+        ddx = m_lu.solve(rhs);
         applyF(ddx, dds);
         dds = -rF - dds;
         ddk = -(rc + kappa.cwiseProduct(dds)).cwiseQuotient(s);
