@@ -33,7 +33,8 @@ class StaticLcp {
     /// Solves `p` (contacts of one or two rows, no rolling rows) from a cold start: r the
     /// impulses (row units), v the velocities of the problem's unknowns (bodies and sliders).
     /// A contact of three rows or a rolling row: unconverged, r and v empty. Of the options,
-    /// the finish (polishSteps, polishSweeps) is the contact form's and not used here; the
+    /// the finish (polishSteps, polishSweeps) is the contact form's and not used here, nor
+    /// `threads` (KLU calls no BLAS); the
     /// tolerance is relative to the largest load for the balance and to the largest bias
     /// velocity for the flow rule.
     InteriorPointResult solve(const ContactProblem& p, Eigen::VectorXd& r, Eigen::VectorXd& v,
