@@ -23,6 +23,7 @@ struct NewtonSeries {
     double contacts = 0.0;       ///< touching contacts
     double rows = 0.0;           ///< touching + speculative contacts: the problem's size
     int fallbacks = 0;           ///< non-associated steps that took the associated answer
+    int runaways = 0;            ///< static steps without equilibrium (StepStats::staticRunaways)
 };
 
 nlohmann::json describe(const NewtonSeries& m, int threads, int steps) {
@@ -40,7 +41,8 @@ nlohmann::json describe(const NewtonSeries& m, int threads, int steps) {
             {"maxNewtonSteps", m.maxNewtonSteps},
             {"worstRelativeResidual", m.worstResidual},
             {"nsPerContactPerNewtonStep", perContact},
-            {"associatedFallbacks", m.fallbacks}};
+            {"associatedFallbacks", m.fallbacks},
+            {"staticRunawaySteps", m.runaways}};
 }
 
 /// The first step with `settings`, then `steps` timed ones. Returns the error's message in
@@ -63,6 +65,7 @@ NewtonSeries timeNewtonSeries(World& world, const StepSettings& settings, int st
         m.contacts += s.contacts;
         m.rows += s.contacts + s.speculativeContacts;
         m.fallbacks += s.associatedFallback ? 1 : 0;
+        m.runaways += s.staticRunaways > 0 ? 1 : 0;
     }
     const double inv = 1.0 / std::max(1, steps);
     m.solve *= inv;

@@ -14,7 +14,8 @@ const char* const kExitCodes =
   of the state went NaN or infinite, or grains were thrown into each other, more contacts than
   any packing has; the error names the step, the particle and the quantity).
 warnings (once per kind, on stderr and in the report's "warnings"): an overlap beyond
-  guards.overlap, energy growing with nothing to supply it, a grain that left the walls.
+  guards.overlap, energy growing with nothing to supply it, a grain that left the walls, a
+  static step that moved grains farther than contact detection reached (no static equilibrium).
 )";
 
 int badInput(const std::string& message) {

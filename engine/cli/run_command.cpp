@@ -154,6 +154,11 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
             "  servo walls   closed in at %ld static steps, one touching no grain: σA not"
             " applied there\n",
             rec.servosClosingIn);
+    if (rec.staticRunawaySteps > 0)
+        std::printf(
+            "  static steps  %ld moved grains farther than detection reached: no static"
+            " equilibrium there (warning below)\n",
+            rec.staticRunawaySteps);
     std::printf("  overlap δ/d   final mean %.4g · final max %.4g · max over run %.4g\n",
                 rec.meanOverlap.last, rec.maxOverlap.last, rec.maxOverlap.max);
     std::printf("  kinetic energy final %.4g J · max %.4g J\n", rec.kineticEnergy.last,

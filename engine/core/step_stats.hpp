@@ -63,6 +63,14 @@ struct StepStats {
     /// grain, so those touching held still and the others closed in (World::scheduleStaticServos).
     /// Past the start of a test, the sign of a platen thrown off the sample.
     bool servosClosingIn = false;
+    /// Grains a static step moved farther than contact detection reached for them (the static
+    /// margin plus h|v| of the velocity detection saw): the load exceeds what the packing
+    /// carries there, the static problem has no answer (krabbenhoft-2012 Sec. 3.7) and their
+    /// displacement is 1/solver.staticInertia times the step's inertia's, not physics. They may
+    /// pass pairs never detected (a wall among them).
+    int staticRunaways = 0;
+    /// The farthest of them, in its own diameters (0 with none).
+    double staticRunawayDiameters = 0.0;
     /// NLGS sweeps of the null-space solvers' unilateral prediction (alart-2014 Sec. 3.2),
     /// besides `iterations` of their correction.
     int predictionIterations = 0;

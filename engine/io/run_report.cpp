@@ -35,6 +35,7 @@ void RunRecorder::record(const StepStats& s) {
     members.add(s.members);
     associatedFallbacks += s.associatedFallback ? 1 : 0;
     servosClosingIn += s.servosClosingIn ? 1 : 0;
+    staticRunawaySteps += s.staticRunaways > 0 ? 1 : 0;
     if (s.step % m_every == 0 || s.step == 1)
         m_samples.push_back({s.time, s.kineticEnergy, s.residual, s.meanOverlap, s.maxOverlap,
                              s.seconds.total(), s.contacts, s.iterations, s.impacts,
@@ -83,6 +84,10 @@ void archiveStats(StateArchive& a, const std::string& name, StepStats& s) {
     if (!a.loading() || a.has("associatedFallback"))
         a.field("associatedFallback", s.associatedFallback);
     if (!a.loading() || a.has("servosClosingIn")) a.field("servosClosingIn", s.servosClosingIn);
+    if (!a.loading() || a.has("staticRunaways")) {
+        a.field("staticRunaways", s.staticRunaways);
+        a.field("staticRunawayDiameters", s.staticRunawayDiameters);
+    }
     a.field("kineticEnergy", s.kineticEnergy);
     a.field("meanOverlap", s.meanOverlap);
     a.field("maxOverlap", s.maxOverlap);
@@ -111,6 +116,8 @@ void RunRecorder::archive(StateArchive& a) {
     if (!a.loading() || a.has("associatedFallbacks"))
         a.field("associatedFallbacks", associatedFallbacks);
     if (!a.loading() || a.has("servosClosingIn")) a.field("servosClosingIn", servosClosingIn);
+    if (!a.loading() || a.has("staticRunawaySteps"))
+        a.field("staticRunawaySteps", staticRunawaySteps);
     // The samples as one array per field.
     const auto scope = a.scope("samples");
     auto column = [&](const char* name, auto member) {
@@ -224,6 +231,7 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
                          {"members", statJson(rec.members)},
                          {"associatedFallbacks", rec.associatedFallbacks},
                          {"servosClosingIn", rec.servosClosingIn},
+                         {"staticRunawaySteps", rec.staticRunawaySteps},
                          {"phaseSeconds",
                           {{"collide", p.collide},
                            {"impact", p.impact},

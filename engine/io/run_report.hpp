@@ -44,6 +44,7 @@ public:
     RunningStat reductionLevel, aggregates, members;  ///< model reduction
     long associatedFallbacks = 0;  ///< steps with StepStats::associatedFallback
     long servosClosingIn = 0;      ///< steps with StepStats::servosClosingIn
+    long staticRunawaySteps = 0;   ///< steps with StepStats::staticRunaways
 
     struct Sample {
         double time, kineticEnergy, residual, meanOverlap, maxOverlap, stepSeconds;

@@ -233,6 +233,7 @@ void StateGuard::check(const World& world, const StepStats& stats, const GrainSw
     if (m_divergence) return;
     checkOverlap(world, stats);
     checkEnergy(world, stats, grains);
+    checkStatic(stats);  // the cause first: such a grain may then be behind a wall
     checkEscape(world, stats, grains);
     m_particles = world.particles().size();
 }
@@ -348,7 +349,10 @@ void StateGuard::checkEnergy(const World& world, const StepStats& stats, const G
     std::vector<double> setup = setupOf(world);
     const bool edited = setup != m_setup;
     m_setup = std::move(setup);
-    if (edited || energySource(world, stats, m_particles, grains.drivenMoves)) {
+    // A static step's velocities are displacements per step of pseudo-time (krabbenhoft-2012
+    // Sec. 3.7): their ½ m v² is no energy, and a grain without equilibrium gains it by 1/ε.
+    const bool statics = world.settings().formulation == Formulation::Static;
+    if (edited || statics || energySource(world, stats, m_particles, grains.drivenMoves)) {
         m_energyFloor = e.mechanical;
         return;
     }
@@ -364,6 +368,20 @@ void StateGuard::checkEnergy(const World& world, const StepStats& stats, const G
         warn(stats, "energy", m.str());
     }
     m_energyFloor = std::min(m_energyFloor, e.mechanical);
+}
+
+void StateGuard::checkStatic(const StepStats& stats) {
+    if (stats.staticRunaways == 0 || given("static")) return;
+    std::ostringstream m;
+    m << "step " << stats.step << " (t = " << stats.time << " s): the static step moved "
+      << stats.staticRunaways << (stats.staticRunaways == 1 ? " grain" : " grains")
+      << " farther than contact detection reached (up to "
+      << format("%.3g", stats.staticRunawayDiameters)
+      << " d): the load exceeds what the packing carries there, so the static problem has no "
+         "answer (krabbenhoft-2012 Sec. 3.7) and their motion is set by solver.staticInertia; "
+         "they may pass through grains or walls. The static formulation is for confined, "
+         "quasi-static loading";
+    warn(stats, "static", m.str());
 }
 
 void StateGuard::checkEscape(const World& world, const StepStats& stats, const GrainSweep& grains) {

@@ -21,7 +21,7 @@ struct StepStats;
 struct RunWarning {
     std::int64_t step = 0;
     double time = 0.0;  ///< simulated time after the step (s)
-    std::string kind;   ///< "overlap", "energy", "escape" or "phase"
+    std::string kind;   ///< "overlap", "energy", "escape", "static" or "phase"
     std::string message;
 };
 
@@ -87,6 +87,7 @@ class StateGuard {
     void checkOverlap(const World& world, const StepStats& stats);
     void checkEnergy(const World& world, const StepStats& stats, const GrainSweep& grains);
     void checkEscape(const World& world, const StepStats& stats, const GrainSweep& grains);
+    void checkStatic(const StepStats& stats);  ///< StepStats::staticRunaways
 
     std::optional<Divergence> m_divergence;
     std::vector<RunWarning> m_warnings;

@@ -218,6 +218,7 @@ void World::continuousStage(StepContext& ctx) {
     stats.newtonResidual = r.newtonResidual;
     stats.associatedFallback = r.associatedFallback;
     stats.predictionIterations = r.predictionIterations;
+    if (statics) countStaticRunaways(stats);
 }
 
 void World::mergeAggregates(StepContext& ctx) {

@@ -220,6 +220,9 @@ private:
     /// the servo walls as unknowns and the masses scaled by solver.staticInertia, solved by the
     /// interior-point method.
     void restForStaticStep();
+    /// Counts into `stats` the grains the static step's answer (the bodies' velocities) moves
+    /// farther than their detection reach (StepStats::staticRunaways).
+    void countStaticRunaways(StepStats& stats) const;
     PgsResult solveStatic(const StepContext& ctx);
     /// A servo wall of the static formulation (not yet in its constant-speed phase), and one
     /// it solves for this step: every one touches (else they close in, scheduleStaticServos).
@@ -281,6 +284,8 @@ private:
     ModelReduction m_reduction;
     TrialSolution m_trial;
     std::vector<Vec3> m_startVelocity, m_startAngular;  ///< for the merge acceleration test
+    /// |v| each grain's pairs were detected with, before a static step set it at rest.
+    std::vector<double> m_detectedSpeed;
     long m_emittedTotal = 0, m_removedTotal = 0;
 
     std::vector<std::unique_ptr<Measurement>> m_measurements;

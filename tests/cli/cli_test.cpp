@@ -288,6 +288,34 @@ TEST_F(Cli, AStepTooLargeWarnsOnceOnStderrAndInTheReport) {
     EXPECT_EQ(quiet.err.find("overlaps"), std::string::npos) << quiet.err;
 }
 
+TEST_F(Cli, AStaticStepWithoutEquilibriumWarnsAndCountsIt) {
+    // A disk on a disk, 10° off the vertical: it rolls off, which the static formulation, with
+    // no inertia to hold it, does metres in a step.
+    const std::string path = scene("rolls.json", R"({
+  "name": "rolls",
+  "duration": 0.02,
+  "settings": { "dimension": 2, "mode": "nonsmooth", "timeStep": 0.01,
+                "solver": { "method": "interior-point", "formulation": "static" } },
+  "materials": [ { "name": "grain", "friction": 0.5, "restitution": 0 } ],
+  "walls": [ { "name": "floor", "type": "plane" } ],
+  "particles": [ { "type": "list", "items": [
+    { "position": [0, 0, 0.005], "radius": 0.005 },
+    { "position": [0.0017365, 0, 0.0148481], "radius": 0.005 } ] } ]
+})");
+    const Result r = run("run " + path + " --report " + report() + " --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("ndem: warning: step 1 (t = 0.01 s): the static step moved"),
+              std::string::npos)
+        << r.err;
+    // The second step's detection reached as far as the first step's speeds: it counts no more.
+    EXPECT_NE(r.out.find("static steps  1 moved grains farther than detection reached"),
+              std::string::npos)
+        << r.out;
+    const nlohmann::json j = nlohmann::json::parse(readFile(report()));
+    EXPECT_EQ(j["summary"]["staticRunawaySteps"], 1);
+    EXPECT_EQ(j["warnings"][0]["kind"], "static");
+}
+
 TEST_F(Cli, TheReportHashesTheStateBitForBit) {
     const std::string f = scene("s.json", kScene);
     auto hash = [&](const std::string& extra) {

@@ -254,6 +254,41 @@ TEST(StaticFormulation, AFrictionScaleMultipliesEveryPairAndAPhaseRestoresIt) {
     EXPECT_DOUBLE_EQ(world.materials().pair(0, 0).friction, 0.5);
 }
 
+/// One static step of a disk resting on another, `tilt` off the vertical, on a floor: the
+/// upper disk rolls off unless it sits straight on top.
+StepStats diskOnADisk(double tilt, double inertia, RunWarning* warning = nullptr) {
+    StepSettings s = staticSettings();
+    s.staticInertia = inertia;
+    Scene scene = baseScene(s, 0.5);
+    addDisk(scene, Vec3(0.0, 0.0, kR));
+    addDisk(scene, Vec3(2.0 * kR * std::sin(tilt), 0.0, kR + 2.0 * kR * std::cos(tilt)));
+    scene.walls.push_back(test::plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+    World world = test::makeWorld(scene);
+    const StepStats stats = world.step();
+    for (const RunWarning& w : world.warnings())
+        if (warning && w.kind == "static") *warning = w;
+    return stats;
+}
+
+TEST(StaticFormulation, AGrainWithoutEquilibriumIsCountedAndWarnedOf) {
+    // Straight on top, the stack carries its weight: nothing moves.
+    const StepStats upright = diskOnADisk(0.0, 1e-4);
+    EXPECT_EQ(upright.staticRunaways, 0);
+    EXPECT_EQ(upright.staticRunawayDiameters, 0.0);
+    // 10° off, the upper disk rolls off (no rolling resistance): the static problem has no
+    // answer and the step moves it as ε M lets it, metres where detection reached 0.1 mm.
+    RunWarning warning;
+    const StepStats tilted = diskOnADisk(10.0 * std::numbers::pi / 180.0, 1e-4, &warning);
+    EXPECT_GE(tilted.staticRunaways, 1);
+    EXPECT_GT(tilted.staticRunawayDiameters, 10.0);
+    EXPECT_EQ(warning.kind, "static");
+    EXPECT_NE(warning.message.find("no answer"), std::string::npos) << warning.message;
+    // Its displacement is the inertia's: ten times the share, a tenth of the way (the contacts
+    // touch exactly, so the step's answer is linear in 1/ε).
+    const StepStats heavier = diskOnADisk(10.0 * std::numbers::pi / 180.0, 1e-3);
+    EXPECT_NEAR(tilted.staticRunawayDiameters / heavier.staticRunawayDiameters, 10.0, 1e-3);
+}
+
 TEST(StaticFormulation, TakesTheInteriorPointMethodOnly) {
     StepSettings s = staticSettings();
     s.method = SolverMethod::Pgs;
