@@ -20,8 +20,13 @@ public:
             m_warnings = 0;
             m_divergence = false;
         }
+        // One message for those that came together: a step's warnings name the cause before
+        // the symptom (a static step without equilibrium, then its grain behind the floor),
+        // and a window shows one message at a time, each replacing the last.
+        std::string joined;
         for (; m_warnings < s.warnings.size(); ++m_warnings)
-            out.push_back("warning: " + s.warnings[m_warnings].message);
+            joined += (joined.empty() ? "warning: " : " · then: ") + s.warnings[m_warnings].message;
+        if (!joined.empty()) out.push_back(std::move(joined));
         if (s.divergence && !m_divergence) {
             out.push_back("stopped: " + s.divergence->message + "; reset or open a scene");
             m_divergence = true;
