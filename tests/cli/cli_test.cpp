@@ -627,6 +627,7 @@ TEST_F(Cli, AKillDuringCheckpointingLeavesAReadableCheckpoint) {
     // The kill comes a while after the first checkpoint appears, not at a fixed time: on a
     // loaded machine the scene took longer than 0.4 s to reach its first one.
     for (const char* delay : {"0.05", "0.3"}) {
+        fs::remove(ck);  // each run waits for its own first checkpoint
         const std::string cmd = "sh -c '" + std::string(NDEM_CLI) + " run " + silo +
                                 " --set particles.0.count=300 --steps 100000 --checkpoint " + ck +
                                 " --checkpoint-every 0.01 --quiet >/dev/null 2>&1 & pid=$!; " +
