@@ -30,6 +30,6 @@ export LSAN_OPTIONS="suppressions=$PWD/tests/lsan-thirdparty.supp"
 # float blocks, one stiffness of the Hertz column and the other WarmStart tests.
 long='^Apgd\.ReachesThePgsSolution|^AxisPressure\.EveryDiameterSlice|^Conservation\.RestingBed'
 long+='|^SiloScene\.(FloatBlocks|LiveSiloPairs)|HertzColumn\..*/(100000|1e\+09|1e\+11|1e\+13)$'
-long+='|^WarmStart\.WithoutTheVelocityStep|^Restart\.TheReducedConveyor'
+long+='|^WarmStart\.WithoutTheVelocityStep|^Restart\.TheReducedConveyor|^StandardScenes/'
 ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" --timeout 900 \
   -E "^Validation\.|^Cli\.|ndem_cli_tests_NOT_BUILT|$long" "$@"
