@@ -34,7 +34,8 @@ bool haveDisplay() {
 int main(int argc, char** argv) {
     ndem::keepFreedMemoryForReuse();
     ndem::app::StudioOptions options;
-    if (auto error = ndem::app::parseStudioOptions(std::vector<std::string>(argv + 1, argv + argc), options)) {
+    if (auto error = ndem::app::parseStudioOptions(std::vector<std::string>(argv + 1, argv + argc),
+                                                   options)) {
         std::fprintf(stderr, "ndem-studio: %s\n", error->c_str());
         return 2;
     }

@@ -33,14 +33,14 @@ double ratio(double a, double b) {
 
 /// Means over the steps of one timed series.
 struct SeriesMeans {
-    PhaseTimes seconds;          ///< wall time per phase (s)
-    double contacts = 0.0;       ///< touching contacts
-    double speculative = 0.0;    ///< detected pairs not yet touching
-    double iterations = 0.0;     ///< PGS sweeps (tolerance 0: exactly N_it)
-    double kineticEnergy = 0.0;  ///< (J)
-    double impacts = 0.0;        ///< contacts handled by the impact stage
-    double impactSteps = 0.0;    ///< fraction of steps that ran the impact stage (–)
-    double reductionLevel = 0.0; ///< h of the model reduction (–)
+    PhaseTimes seconds;           ///< wall time per phase (s)
+    double contacts = 0.0;        ///< touching contacts
+    double speculative = 0.0;     ///< detected pairs not yet touching
+    double iterations = 0.0;      ///< PGS sweeps (tolerance 0: exactly N_it)
+    double kineticEnergy = 0.0;   ///< (J)
+    double impacts = 0.0;         ///< contacts handled by the impact stage
+    double impactSteps = 0.0;     ///< fraction of steps that ran the impact stage (–)
+    double reductionLevel = 0.0;  ///< h of the model reduction (–)
     int steps = 0;
 };
 
@@ -81,7 +81,6 @@ SeriesMeans timeSeries(World& world, int steps, const Progress& progress,
 nlohmann::json impactStage(const SeriesMeans& m) {
     return {{"meanImpacts", m.impacts}, {"stepsWithImpactsFraction", m.impactSteps}};
 }
-
 
 }  // namespace
 
@@ -200,7 +199,8 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
     const SeriesMeans resolved = timeSeries(world, steps, options.progress, "N_it = 150, resolved");
     settings.reduction.enabled = true;
     if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
-    for (int k = 0; k < 20; ++k) world.step();
+    for (int k = 0; k < 20; ++k)
+        world.step();
     const SeriesMeans reduced = timeSeries(world, steps, options.progress, "N_it = 150, reduced");
     settings.reduction.trialSplit = true;
     if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
@@ -221,7 +221,8 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
     // Grains raining onto the bed (detection of fast pairs, the impact stage), then the app's
     // live silo on every core.
     if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
-    const nlohmann::json rain = rainOntoBed(world, steps, options.quick ? 400.0 : 2000.0, options.progress);
+    const nlohmann::json rain =
+        rainOntoBed(world, steps, options.quick ? 400.0 : 2000.0, options.progress);
     const nlohmann::json silo = liveSilo(options.quick ? 1.0 : 8.0, options.progress);
     report(options.progress, "done");
 
@@ -310,18 +311,20 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
     out["reduction"] = {
         {"iterations", 150},
         {"reductionLevel", reduced.reductionLevel},
-        {"stepsPerSecond", {{"resolved", 1.0 / resolved.seconds.total()},
-                            {"reduced", 1.0 / reduced.seconds.total()},
-                            {"trialSplit", 1.0 / trial.seconds.total()}}},
+        {"stepsPerSecond",
+         {{"resolved", 1.0 / resolved.seconds.total()},
+          {"reduced", 1.0 / reduced.seconds.total()},
+          {"trialSplit", 1.0 / trial.seconds.total()}}},
         {"speedUp", resolved.seconds.total() / reduced.seconds.total()},
         {"speedUpTrialSplit", resolved.seconds.total() / trial.seconds.total()},
         {"reductionLevelTrialSplit", trial.reductionLevel},
         {"overheadDelta", delta},
         {"modelSpeedUpFixedIterations", model(reduced.reductionLevel, delta, 0.0)},
         {"modelSpeedUpEq39Gamma1over3", model(reduced.reductionLevel, delta, 1.0 / 3.0)},
-        {"phasesMs", {{"resolved", phasesMs(resolved.seconds)},
-                      {"reduced", phasesMs(reduced.seconds)},
-                      {"trialSplit", phasesMs(trial.seconds)}}}};
+        {"phasesMs",
+         {{"resolved", phasesMs(resolved.seconds)},
+          {"reduced", phasesMs(reduced.seconds)},
+          {"trialSplit", phasesMs(trial.seconds)}}}};
     out["rain"] = rain;
     out["silo"] = silo;
     out["quick"] = options.quick;

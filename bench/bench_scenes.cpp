@@ -113,8 +113,7 @@ Scene rollingSphere(double speed, double d, const Material& material,
     return s;
 }
 
-Scene bed(int n, double d, const Material& material, const StepSettings& settings,
-          unsigned seed) {
+Scene bed(int n, double d, const Material& material, const StepSettings& settings, unsigned seed) {
     Scene s = emptyScene("bed", material, settings);
     Random random(seed);
     // A square footprint about 30 d wide; columns of particles stacked 1.1 d apart.

@@ -52,7 +52,8 @@ nlohmann::json rainOntoBed(World& world, int steps, double rate,
     world.emitters().push_back(rain);
     // Let the first grains reach the bed before timing (a fall of ~10 d takes ~0.15 s).
     const double reach = world.time() + 0.3;
-    while (world.time() < reach) world.step();
+    while (world.time() < reach)
+        world.step();
 
     PhaseTimes sum;
     double impacts = 0.0, contacts = 0.0, stepsWithImpacts = 0.0;

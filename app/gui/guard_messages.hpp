@@ -11,7 +11,7 @@
 namespace ndem::app {
 
 class GuardMessages {
-public:
+  public:
     /// What `s` holds that was not taken yet ("warning: …", "stopped: …").
     std::vector<std::string> take(const Snapshot& s) {
         std::vector<std::string> out;
@@ -33,7 +33,8 @@ public:
         }
         return out;
     }
-private:
+
+  private:
     std::uint64_t m_generation = ~std::uint64_t{0};
     size_t m_warnings = 0;
     bool m_divergence = false;

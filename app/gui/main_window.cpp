@@ -30,7 +30,9 @@ const char* const kShortcuts =
     "K clip plane.\nCtrl+O open scene, Ctrl+R reset, Ctrl+P screenshot, Ctrl+Shift+R start / "
     "stop video, Ctrl+Q quit.";
 
-bool unattended(const StudioOptions& o) { return !o.screenshot.empty() || !o.record.empty(); }
+bool unattended(const StudioOptions& o) {
+    return !o.screenshot.empty() || !o.record.empty();
+}
 
 }  // namespace
 
@@ -43,7 +45,8 @@ MainWindow::MainWindow(const StudioOptions& options)
     m_viewport = new Viewport(m_session, this);
     setCentralWidget(m_viewport);
     buildMenus();
-    const char* names[] = {"t", "steps/s", "real time", "particles", "contacts", "iterations", "residual"};
+    const char* names[] = {"t",        "steps/s",    "real time", "particles",
+                           "contacts", "iterations", "residual"};
     for (int k = 0; k < 7; ++k) {
         m_status[k] = new QLabel(QString(names[k]) + " –", this);
         statusBar()->addWidget(m_status[k], 1);
@@ -51,24 +54,26 @@ MainWindow::MainWindow(const StudioOptions& options)
     m_statusClock.start();
     connect(m_viewport, &Viewport::frameDrawn, this, &MainWindow::onFrame);
     connect(m_viewport, &Viewport::message, this, [this](const QString& t) { fail(t); });
-    connect(m_viewport, &Viewport::recordingFinished, this, [this](const QString& path, const QString& error) {
-        if (m_recordAction) m_recordAction->setText("Start &video…");
-        m_viewport->setPanelsVisible(true);
-        if (!error.isEmpty()) {
-            fail("video " + path + ": " + error);
-        } else {
-            statusBar()->showMessage("video saved: " + path, 8000);
-            if (!m_options.record.empty())
-                std::printf("ndem-studio: video written to %s (%dx%d, %ld frames)\n", qPrintable(path),
-                            m_viewport->recorder().width(), m_viewport->recorder().height(),
-                            m_viewport->recorder().framesCaptured());
-            std::fflush(stdout);
-        }
-        if (!m_options.record.empty()) {
-            m_unattendedDone = true;
-            QTimer::singleShot(0, qApp, &QApplication::quit);
-        }
-    });
+    connect(m_viewport, &Viewport::recordingFinished, this,
+            [this](const QString& path, const QString& error) {
+                if (m_recordAction) m_recordAction->setText("Start &video…");
+                m_viewport->setPanelsVisible(true);
+                if (!error.isEmpty()) {
+                    fail("video " + path + ": " + error);
+                } else {
+                    statusBar()->showMessage("video saved: " + path, 8000);
+                    if (!m_options.record.empty())
+                        std::printf("ndem-studio: video written to %s (%dx%d, %ld frames)\n",
+                                    qPrintable(path), m_viewport->recorder().width(),
+                                    m_viewport->recorder().height(),
+                                    m_viewport->recorder().framesCaptured());
+                    std::fflush(stdout);
+                }
+                if (!m_options.record.empty()) {
+                    m_unattendedDone = true;
+                    QTimer::singleShot(0, qApp, &QApplication::quit);
+                }
+            });
     RenderOptions& render = m_viewport->renderOptions();
     render.showForces = options.forces;
     if (options.forces) render.radiusScale = 0.35f;
@@ -131,8 +136,8 @@ void MainWindow::buildMenus() {
         if (auto e = m_session.reset()) fail(QString::fromStdString(*e));
     });
     file->addAction("&Save state…", QKeySequence::Save, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Save state (checkpoint)", "state.h5",
-                                                          "Checkpoint (*.h5)");
+        const QString path = QFileDialog::getSaveFileName(this, "Save state (checkpoint)",
+                                                          "state.h5", "Checkpoint (*.h5)");
         if (!path.isEmpty()) m_session.saveState(path.toStdString());
     });
     file->addAction("&Load state…", this, &MainWindow::openDialog);
@@ -185,20 +190,21 @@ void MainWindow::buildMenus() {
                                        &MainWindow::toggleRecording);
 
     QMenu* help = menuBar()->addMenu("&Help");
-    help->addAction("&Keyboard shortcuts", this, [this] {
-        QMessageBox::information(this, "Keyboard shortcuts", kShortcuts);
-    });
+    help->addAction("&Keyboard shortcuts", this,
+                    [this] { QMessageBox::information(this, "Keyboard shortcuts", kShortcuts); });
     help->addAction("&About", this, [this] {
         QMessageBox::about(this, "About NDEM Studio",
-                           "NDEM Studio " NDEM_STUDIO_VERSION "\nNonsmooth discrete element "
+                           "NDEM Studio " NDEM_STUDIO_VERSION
+                           "\nNonsmooth discrete element "
                            "simulation of granular matter: semi-smooth SPOOK, nonsmooth and smooth "
                            "DEM, with the test systems of the papers it implements.");
     });
 }
 
 void MainWindow::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, "Open scene or state", QString(NDEM_ASSETS_DIR) + "/scenes",
-                                                      "Scenes and checkpoints (*.json *.h5);;Scenes (*.json);;Checkpoints (*.h5)");
+    const QString path = QFileDialog::getOpenFileName(
+        this, "Open scene or state", QString(NDEM_ASSETS_DIR) + "/scenes",
+        "Scenes and checkpoints (*.json *.h5);;Scenes (*.json);;Checkpoints (*.h5)");
     if (!path.isEmpty()) openScene(path);
 }
 
@@ -207,7 +213,8 @@ void MainWindow::addRecent(const QString& path) {
     QStringList recent = settings.value("recentScenes").toStringList();
     recent.removeAll(path);
     recent.prepend(path);
-    while (recent.size() > 10) recent.removeLast();
+    while (recent.size() > 10)
+        recent.removeLast();
     settings.setValue("recentScenes", recent);
     rebuildRecentMenu();
 }
@@ -215,16 +222,21 @@ void MainWindow::addRecent(const QString& path) {
 void MainWindow::rebuildRecentMenu() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
-    const QStringList recent = QSettings("NDEM", "NDEM Studio").value("recentScenes").toStringList();
-    for (const QString& path : recent) m_recentMenu->addAction(path, this, [this, path] { openScene(path); });
+    const QStringList recent =
+        QSettings("NDEM", "NDEM Studio").value("recentScenes").toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { openScene(path); });
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::screenshotDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", "ndem.png", "PNG (*.png)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Save screenshot", "ndem.png", "PNG (*.png)");
     if (path.isEmpty()) return;
-    if (!m_viewport->grabFramebuffer().save(path, "PNG")) fail("screenshot: cannot write " + path);
-    else statusBar()->showMessage("screenshot saved: " + path, 8000);
+    if (!m_viewport->grabFramebuffer().save(path, "PNG"))
+        fail("screenshot: cannot write " + path);
+    else
+        statusBar()->showMessage("screenshot saved: " + path, 8000);
 }
 
 void MainWindow::toggleRecording() {
@@ -232,7 +244,8 @@ void MainWindow::toggleRecording() {
         m_viewport->stopRecording();
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, "Record video", "ndem.mp4", "MP4 video (*.mp4)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Record video", "ndem.mp4", "MP4 video (*.mp4)");
     if (path.isEmpty()) return;
     if (auto e = m_viewport->startRecording(path.toStdString(), m_options.videoFps, 0.0, false))
         fail(QString::fromStdString(*e));
@@ -244,16 +257,18 @@ void MainWindow::onFrame() {
     updateStatus();
     if (m_unattendedDone || !m_session.hasScene()) return;
     Viewport& v = *m_viewport;
-    if (!m_options.screenshot.empty() && v.framesDrawn() >= static_cast<std::uint64_t>(m_options.frames)) {
+    if (!m_options.screenshot.empty() &&
+        v.framesDrawn() >= static_cast<std::uint64_t>(m_options.frames)) {
         m_unattendedDone = true;
         const QString path = QString::fromStdString(m_options.screenshot);
         QImage image = v.grabFramebuffer();
         if (image.isNull() || !image.save(path, "PNG")) {
             fail("screenshot: cannot write " + path);
         } else {
-            std::printf("ndem-studio: screenshot %s after %llu frames, %llu snapshots, t = %.4f s\n",
-                        qPrintable(path), static_cast<unsigned long long>(v.framesDrawn()),
-                        static_cast<unsigned long long>(v.snapshotsSeen()), v.snapshot()->time);
+            std::printf(
+                "ndem-studio: screenshot %s after %llu frames, %llu snapshots, t = %.4f s\n",
+                qPrintable(path), static_cast<unsigned long long>(v.framesDrawn()),
+                static_cast<unsigned long long>(v.snapshotsSeen()), v.snapshot()->time);
             std::fflush(stdout);
         }
         if (m_options.timing) printFrameTimes();
@@ -278,11 +293,13 @@ void MainWindow::printFrameTimes() const {
     ms.erase(ms.begin(), ms.begin() + static_cast<long>(ms.size() / 5));
     if (ms.empty()) return;
     double sum = 0.0;
-    for (float x : ms) sum += x;
+    for (float x : ms)
+        sum += x;
     std::sort(ms.begin(), ms.end());
-    std::printf("ndem-studio: frame time mean %.1f ms, p95 %.1f ms over %zu frames, %zu particles\n",
-                sum / static_cast<double>(ms.size()), ms[ms.size() * 95 / 100], ms.size(),
-                m_viewport->snapshot() ? m_viewport->snapshot()->particleCount() : 0);
+    std::printf(
+        "ndem-studio: frame time mean %.1f ms, p95 %.1f ms over %zu frames, %zu particles\n",
+        sum / static_cast<double>(ms.size()), ms[ms.size() * 95 / 100], ms.size(),
+        m_viewport->snapshot() ? m_viewport->snapshot()->particleCount() : 0);
 }
 
 void MainWindow::updateStatus() {

@@ -16,7 +16,7 @@ namespace ndem::app {
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(const StudioOptions& options);
     ~MainWindow() override;
 
@@ -28,10 +28,10 @@ public:
     /// Exit code the unattended modes leave for main(): 0 success, 1 failure.
     int exitCode() const { return m_exitCode; }
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     void buildMenus();
     void updateStatus();
     /// The divergence guards' warnings (once each) and a divergence, in the status bar.

@@ -61,7 +61,8 @@ void simulationPanel(Session& session, const Snapshot& s, PanelState& state, dou
     if (!beginPanel("Simulation", &state.simulation, state)) return endPanel();
     SimLoop& loop = session.loop();
     const bool playing = loop.isPlaying();
-    if (ImGui::Button(playing ? "Pause" : "Play", ImVec2(70, 0))) playing ? loop.pause() : loop.play();
+    if (ImGui::Button(playing ? "Pause" : "Play", ImVec2(70, 0)))
+        playing ? loop.pause() : loop.play();
     ImGui::SameLine();
     if (ImGui::Button("Step", ImVec2(60, 0))) loop.stepOnce();
     ImGui::SameLine();
@@ -73,7 +74,8 @@ void simulationPanel(Session& session, const Snapshot& s, PanelState& state, dou
         loop.setStepsPerFrame(state.stepsPerFrame);
 
     StepSettings edit = s.settings;
-    SettingWidgets widgets{{"mode", "timeStep", "contact.law", "gravity", "threads"}, &state.itemRects};
+    SettingWidgets widgets{{"mode", "timeStep", "contact.law", "gravity", "threads"},
+                           &state.itemRects};
     visitSettings(edit, widgets);
     if (widgets.changed) refuseOrApply(state, session.applySettings(edit), now);
 
@@ -101,8 +103,10 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
         const double need = requiredIterations(e.length, e.width, 0.0, state.estimateTolerance);
         ImGui::Text("Eq. 41: N_it ~ %.0f for <eps> <= %.3g", need, state.estimateTolerance);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("servin-2014 Eq. 41, static (I = 0): l = %.1f d along gravity, "
-                              "w = %.1f d across", e.length, e.width);
+            ImGui::SetTooltip(
+                "servin-2014 Eq. 41, static (I = 0): l = %.1f d along gravity, "
+                "w = %.1f d across",
+                e.length, e.width);
         ImGui::SliderFloat("target <eps>", &state.estimateTolerance, 0.001f, 0.2f, "%.3f",
                            ImGuiSliderFlags_Logarithmic);
     }
@@ -118,12 +122,14 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
     if (s.stats.predictionIterations > 0)
         ImGui::Text("unilateral prediction: %d sweeps", s.stats.predictionIterations);
     ImGui::Separator();
-    SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."}, &state.itemRects};
+    SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."},
+                           &state.itemRects};
     // The null-space solvers' knobs only where one of them runs (alart-2014): the panel stays
     // as short as before for the other methods.
     if (s.settings.method < SolverMethod::NlkergsI)
-        widgets.hidden = {"solver.prediction",    "solver.predictionEta",  "solver.elasticCompliance",
-                          "solver.nullSpaceWeight", "solver.multiplierStep", "solver.nullSpaceBasis"};
+        widgets.hidden = {"solver.prediction",        "solver.predictionEta",
+                          "solver.elasticCompliance", "solver.nullSpaceWeight",
+                          "solver.multiplierStep",    "solver.nullSpaceBasis"};
     visitSettings(edit, widgets);
     if (changed || widgets.changed) refuseOrApply(state, session.applySettings(edit), now);
     endPanel();
@@ -133,16 +139,19 @@ void materialPanel(Session& session, const Snapshot& s, PanelState& state, doubl
     placeNext(350, 10, 340, 260);
     if (!beginPanel("Material", &state.material, state)) return endPanel();
     if (s.materials.empty()) return endPanel();
-    state.materialIndex = std::clamp(state.materialIndex, 0, static_cast<int>(s.materials.size()) - 1);
+    state.materialIndex =
+        std::clamp(state.materialIndex, 0, static_cast<int>(s.materials.size()) - 1);
     std::vector<const char*> names;
-    for (const Material& m : s.materials) names.push_back(m.name.c_str());
+    for (const Material& m : s.materials)
+        names.push_back(m.name.c_str());
     ImGui::Combo("material", &state.materialIndex, names.data(), static_cast<int>(names.size()));
     Material edit = s.materials[static_cast<size_t>(state.materialIndex)];
     SettingWidgets widgets{{}, &state.itemRects};
     visitMaterialProperties(edit, widgets);
     ImGui::TextDisabled("density %.0f kg/m^3 (fixed while running)", edit.density);
     if (widgets.changed)
-        refuseOrApply(state, session.applyMaterial(static_cast<size_t>(state.materialIndex), edit), now);
+        refuseOrApply(state, session.applyMaterial(static_cast<size_t>(state.materialIndex), edit),
+                      now);
     endPanel();
 }
 
@@ -176,7 +185,8 @@ void scenePanel(Session& session, const Snapshot& s, PanelState& state, double n
         ImGui::PushID(1000 + static_cast<int>(k));
         double rate = scene.emitters[k].rate;
         const std::string label = scene.emitters[k].name + " rate (1/s)";
-        if (ImGui::InputDouble(label.c_str(), &rate, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
+        if (ImGui::InputDouble(label.c_str(), &rate, 0, 0, "%.4g",
+                               ImGuiInputTextFlags_EnterReturnsTrue))
             refuseOrApply(state, session.setEmitterRate(k, rate), now);
         ImGui::PopID();
     }
@@ -184,7 +194,8 @@ void scenePanel(Session& session, const Snapshot& s, PanelState& state, double n
     ImGui::Separator();
     if (state.fillCount == 0) state.fillCount = static_cast<int>(scene.particles.size());
     ImGui::InputInt("fill: particles", &state.fillCount, 100, 1000);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the first particle generator's count; needs a reset");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("the first particle generator's count; needs a reset");
     if (ImGui::Button("Apply and reset")) {
         if (auto e = session.setParticleCount(0, state.fillCount))
             showMessage(state, "refused: " + *e, now);
@@ -215,7 +226,8 @@ void displayPanel(RenderOptions& r, float meanForce, PanelState& state) {
     placeNext(ImGui::GetIO().DisplaySize.x - 430.0f, 440, 420, 330);
     if (!beginPanel("Display", &state.display, state)) return endPanel();
     int mode = static_cast<int>(r.colourMode);
-    if (ImGui::Combo("colour", &mode, kColourModeNames.data(), static_cast<int>(kColourModeNames.size())))
+    if (ImGui::Combo("colour", &mode, kColourModeNames.data(),
+                     static_cast<int>(kColourModeNames.size())))
         r.colourMode = static_cast<ColourMode>(mode);
     ImGui::Checkbox("auto range", &r.autoRange);
     if (!r.autoRange) ImGui::InputFloat2("range", &r.range.lo, "%.4g");
@@ -253,23 +265,28 @@ void plotsPanel(const Snapshot& s, const PlotHistory& h, PanelState& state) {
         if (ImGui::BeginTabItem("Wall pressure")) {
             const WallPressureProfile& p = s.wallPressure;
             if (p.wall.empty()) {
-                ImGui::TextWrapped("No silo in this scene: the Janssen plot needs an upright cylinder wall that stands still.");
+                ImGui::TextWrapped(
+                    "No silo in this scene: the Janssen plot needs an upright cylinder wall that "
+                    "stands still.");
             } else {
                 const int n = static_cast<int>(p.depth.size());
                 const PlotSeries series[] = {
                     {"wall pressure", p.depth.data(), p.pressure.data(), n, kBlue, true, false},
                     {"hydrostatic", p.depth.data(), p.hydrostatic.data(), n, kGrey, false, true},
-                    {"Janssen fit", p.depth.data(), p.janssen.data(), static_cast<int>(p.janssen.size()), kOrange, false, false}};
+                    {"Janssen fit", p.depth.data(), p.janssen.data(),
+                     static_cast<int>(p.janssen.size()), kOrange, false, false}};
                 plotLines("wallp", PlotAxes{"depth below the surface (m)", "p (Pa)"}, series,
                           ImVec2(-1, -48));
-                ImGui::Text("p_sat = %.4g Pa, lambda = %.3g m, K = %.3g", p.pSat, p.lambda, p.janssenK);
+                ImGui::Text("p_sat = %.4g Pa, lambda = %.3g m, K = %.3g", p.pSat, p.lambda,
+                            p.janssenK);
                 ImGui::Text("fill height %.3g m, averaged over %.2f s", p.fillHeight, p.windowTime);
             }
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Residual")) {
             std::vector<float> r(s.residualPerIteration.begin(), s.residualPerIteration.end());
-            const PlotSeries series[] = {{"mean residual", nullptr, r.data(), static_cast<int>(r.size()), kBlue}};
+            const PlotSeries series[] = {
+                {"mean residual", nullptr, r.data(), static_cast<int>(r.size()), kBlue}};
             PlotAxes axes{"PGS iteration", "residual (m/s)"};
             axes.logY = true;
             plotLines("resid", axes, series, ImVec2(-1, -24));
@@ -290,7 +307,8 @@ void plotsPanel(const Snapshot& s, const PlotHistory& h, PanelState& state) {
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Energy")) {
-            const PlotSeries ke[] = {{"kinetic energy", h.time.data(), h.kineticEnergy.data(), n, kOrange}};
+            const PlotSeries ke[] = {
+                {"kinetic energy", h.time.data(), h.kineticEnergy.data(), n, kOrange}};
             PlotAxes axes{"t (s)", "E_kin (J)"};
             axes.logY = true;
             plotLines("ke", axes, ke, ImVec2(-1, -1));
@@ -298,7 +316,8 @@ void plotsPanel(const Snapshot& s, const PlotHistory& h, PanelState& state) {
         }
         if (ImGui::BeginTabItem("Overlap")) {
             const PlotSeries ov[] = {{"<delta/d>", h.time.data(), h.meanOverlap.data(), n, kGreen}};
-            plotLines("overlap", PlotAxes{"t (s)", "mean overlap <delta/d> (-)"}, ov, ImVec2(-1, -1));
+            plotLines("overlap", PlotAxes{"t (s)", "mean overlap <delta/d> (-)"}, ov,
+                      ImVec2(-1, -1));
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
@@ -332,7 +351,8 @@ void inspectorPanel(const Snapshot& s, PanelState& state) {
         const std::uint32_t a = s.contactBodies[2 * e], b = s.contactBodies[2 * e + 1];
         if (a != i && b != i) continue;
         if (b & kWallEdge)
-            ImGui::Text("  wall '%s': f_n = %.4g N", s.walls[b & ~kWallEdge].name.c_str(), s.contactForce[e]);
+            ImGui::Text("  wall '%s': f_n = %.4g N", s.walls[b & ~kWallEdge].name.c_str(),
+                        s.contactForce[e]);
         else
             ImGui::Text("  particle %u: f_n = %.4g N", s.id[a == i ? b : a], s.contactForce[e]);
     }

@@ -8,7 +8,8 @@ namespace {
 
 void keepEven(std::vector<float>& v) {
     std::size_t out = 0;
-    for (std::size_t i = 0; i < v.size(); i += 2) v[out++] = v[i];
+    for (std::size_t i = 0; i < v.size(); i += 2)
+        v[out++] = v[i];
     v.resize(out);
 }
 
@@ -36,19 +37,20 @@ void PlotHistory::add(const StepStats& s) {
 }
 
 std::array<std::vector<float>*, 15> PlotHistory::columns() {
-    return {&time,          &iterations,  &collideMs,     &impactMs,
-            &solveMs,       &integrateMs, &measureMs,     &kineticEnergy,
-            &meanOverlap,   &residual,    &reductionLevel, &reduceMs,
-            &stepMs,        &stepMsReduced, &stepMsResolved};
+    return {&time,           &iterations, &collideMs,     &impactMs,      &solveMs,
+            &integrateMs,    &measureMs,  &kineticEnergy, &meanOverlap,   &residual,
+            &reductionLevel, &reduceMs,   &stepMs,        &stepMsReduced, &stepMsResolved};
 }
 
 void PlotHistory::halve() {
-    for (auto* v : columns()) keepEven(*v);
+    for (auto* v : columns())
+        keepEven(*v);
     m_stride *= 2;
 }
 
 void PlotHistory::clear() {
-    for (auto* v : columns()) v->clear();
+    for (auto* v : columns())
+        v->clear();
     m_stride = 1;
     m_seen = 0;
 }

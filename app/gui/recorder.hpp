@@ -17,7 +17,7 @@ namespace ndem::app {
 /// and encoding runs on the writer's thread; the GUI thread never waits for a step.
 /// Every function needs the viewport's GL context current.
 class Recorder {
-public:
+  public:
     /// Starts a video of the `width` × `height` framebuffer (cropped to even sizes);
     /// `simSeconds` > 0 stops by itself after that much simulated time.
     std::optional<std::string> start(const std::string& path, int width, int height, double fps,
@@ -37,7 +37,7 @@ public:
     int width() const { return m_width; }
     int height() const { return m_height; }
 
-private:
+  private:
     void pushCollected(bool wait);
 
     std::unique_ptr<FfmpegWriter> m_writer;

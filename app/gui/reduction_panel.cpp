@@ -40,8 +40,8 @@ void sensorEditor(Session& session, PanelState& state, double now) {
     const auto& sensors = session.sensors();
     if (state.selectedSensor >= static_cast<int>(sensors.size())) state.selectedSensor = -1;
     for (size_t k = 0; k < sensors.size(); ++k) {
-        const std::string label = sensors[k].name + " (" +
-                                  kSensorShapeNames[static_cast<size_t>(sensors[k].shape)] + ")";
+        const std::string label =
+            sensors[k].name + " (" + kSensorShapeNames[static_cast<size_t>(sensors[k].shape)] + ")";
         if (ImGui::Selectable(label.c_str(), state.selectedSensor == static_cast<int>(k)))
             state.selectedSensor = static_cast<int>(k);
     }
@@ -78,8 +78,8 @@ void reductionPanel(Session& session, const Snapshot& s, const PlotHistory& h, P
     const StepStats& st = s.stats;
     ImGui::Text("h = 1 - N~/N = %.3f   %d aggregates, %d members", st.reductionLevel, st.aggregates,
                 st.members);
-    ImGui::Text("last step: %d merged, %d split, merge/split %.2f ms of %.2f ms", st.merged, st.split,
-                1e3 * st.seconds.reduce, 1e3 * st.seconds.total());
+    ImGui::Text("last step: %d merged, %d split, merge/split %.2f ms of %.2f ms", st.merged,
+                st.split, 1e3 * st.seconds.reduce, 1e3 * st.seconds.total());
     const int n = static_cast<int>(h.size());
     const PlotSeries level[] = {{"h", h.time.data(), h.reductionLevel.data(), n, panel::kGreen}};
     plotLines("hplot", PlotAxes{"t (s)", "reduction level h"}, level, ImVec2(-1, 110));
@@ -111,7 +111,8 @@ void reductionPanel(Session& session, const Snapshot& s, const PlotHistory& h, P
     double d;
     sceneCentre(s, centre, d);
     for (const SensorShape shape : {SensorShape::Box, SensorShape::Sphere, SensorShape::Cylinder}) {
-        const std::string label = std::string("Add ") + kSensorShapeNames[static_cast<size_t>(shape)];
+        const std::string label =
+            std::string("Add ") + kSensorShapeNames[static_cast<size_t>(shape)];
         if (shape != SensorShape::Box) ImGui::SameLine();
         if (ImGui::Button(label.c_str()))
             state.selectedSensor = static_cast<int>(session.addSensor(shape, centre, 6.0 * d));

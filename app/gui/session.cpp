@@ -33,7 +33,8 @@ Session::~Session() {
 std::optional<std::string> Session::open(const std::string& path,
                                          const std::vector<Override>& overrides) {
     if (path.ends_with(".h5") || path.ends_with(".hdf5")) {
-        if (!overrides.empty()) return path + ": a checkpoint keeps its scene and settings (no --set)";
+        if (!overrides.empty())
+            return path + ": a checkpoint keeps its scene and settings (no --set)";
         return openCheckpoint(path);
     }
     std::string text;
@@ -128,7 +129,8 @@ std::optional<std::string> Session::setWallAngularSpeed(size_t wall, double radP
     m_loop->post([name, axis, radPerSecond](World& world) {
         // Every wall of the drum (shell, caps, teeth) turns together.
         for (Wall& x : world.walls())
-            if (!x.angularVelocity.isZero() || x.name == name) x.angularVelocity = axis * radPerSecond;
+            if (!x.angularVelocity.isZero() || x.name == name)
+                x.angularVelocity = axis * radPerSecond;
     });
     for (Wall& x : m_scene.walls)
         if (!x.angularVelocity.isZero() || x.name == name) x.angularVelocity = axis * radPerSecond;
@@ -174,7 +176,8 @@ std::optional<std::string> Session::setBeltSpeed(size_t wall, double metresPerSe
     if (!std::isfinite(metresPerSecond) || std::abs(metresPerSecond) > 100.0)
         return "belt speed: must be within ±100 m/s (got " + std::to_string(metresPerSecond) + ")";
     Wall& w = m_scene.walls[wall];
-    const Vec3 dir = w.surfaceVelocity.isZero() ? Vec3::UnitX() : Vec3(w.surfaceVelocity.normalized());
+    const Vec3 dir =
+        w.surfaceVelocity.isZero() ? Vec3::UnitX() : Vec3(w.surfaceVelocity.normalized());
     w.surfaceVelocity = dir * metresPerSecond;
     m_loop->post([wall, v = w.surfaceVelocity](World& world) {
         if (wall < world.walls().size()) world.walls()[wall].surfaceVelocity = v;
@@ -185,7 +188,8 @@ std::optional<std::string> Session::setBeltSpeed(size_t wall, double metresPerSe
 std::optional<std::string> Session::setEmitterRate(size_t emitter, double perSecond) {
     if (!m_loop || emitter >= m_scene.emitters.size()) return "no such emitter";
     if (!std::isfinite(perSecond) || !(perSecond > 0.0) || perSecond > 1e7)
-        return "emitter rate: must be > 0 and <= 1e7 per second (got " + std::to_string(perSecond) + ")";
+        return "emitter rate: must be > 0 and <= 1e7 per second (got " + std::to_string(perSecond) +
+               ")";
     m_scene.emitters[emitter].rate = perSecond;
     m_loop->post([emitter, perSecond](World& world) {
         if (emitter < world.emitters().size()) world.emitters()[emitter].spec.rate = perSecond;
@@ -199,7 +203,8 @@ std::optional<std::string> Session::setParticleCount(size_t generator, int count
     // The lattice generator has already expanded into particles in the scene; the count is a
     // --set override of the file, applied on reload.
     std::vector<Override> overrides = m_overrides;
-    overrides.push_back({"particles." + std::to_string(generator) + ".count", std::to_string(count)});
+    overrides.push_back(
+        {"particles." + std::to_string(generator) + ".count", std::to_string(count)});
     Expected<Scene> scene = parseSceneText(m_sourceText, m_path, overrides);
     if (!scene) return scene.error().message;
     scene->settings = m_scene.settings;
@@ -222,12 +227,13 @@ void Session::exportVtk(const std::string& directory) {
 
 void Session::saveState(const std::string& path) {
     if (!m_loop) return;
-    m_loop->post([this, path, scene = CheckpointScene{m_sourceText, m_path, m_overrides}](World& world) {
-        if (auto e = writeCheckpoint(path, scene, world.saveState()))
-            report(e->message);
-        else
-            report("state saved to " + path + " (open it to go on from here, bit for bit)");
-    });
+    m_loop->post(
+        [this, path, scene = CheckpointScene{m_sourceText, m_path, m_overrides}](World& world) {
+            if (auto e = writeCheckpoint(path, scene, world.saveState()))
+                report(e->message);
+            else
+                report("state saved to " + path + " (open it to go on from here, bit for bit)");
+        });
 }
 
 std::vector<std::string> Session::takeMessages() {

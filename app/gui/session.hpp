@@ -19,7 +19,7 @@ namespace ndem::app {
 /// Results that only the sim thread knows (an export finished, the engine refused a setting)
 /// come back as messages, drained by the GUI each frame.
 class Session {
-public:
+  public:
     /// `onPublished` runs on the sim thread after each snapshot (the viewport's queued update).
     explicit Session(std::function<void()> onPublished);
     ~Session();
@@ -28,7 +28,8 @@ public:
     /// (or the loop starts, paused). On error nothing changes and the message names the problem.
     /// A checkpoint (*.h5, written by saveState or `ndem run --checkpoint`) goes on from its
     /// state bit for bit; it takes no overrides.
-    std::optional<std::string> open(const std::string& path, const std::vector<Override>& overrides);
+    std::optional<std::string> open(const std::string& path,
+                                    const std::vector<Override>& overrides);
     /// Rebuilds the world from the scene as loaded (particle count changes take effect here).
     std::optional<std::string> reset();
 
@@ -64,7 +65,7 @@ public:
     std::vector<std::string> takeMessages();
     void report(std::string message);
 
-private:
+  private:
     std::optional<std::string> openCheckpoint(const std::string& path);
     /// Makes `world` the running one and `scene` (from `sourceText`) the one a reset rebuilds.
     void adopt(Scene scene, World world, std::string sourceText, const std::string& path,

@@ -63,7 +63,8 @@ struct SettingWidgets {
     }
     void operator()(const SettingInfo& info, int& v) {
         if (!wanted(info.key)) return;
-        changed |= ImGui::InputInt(label(info).c_str(), &v, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue);
+        changed |=
+            ImGui::InputInt(label(info).c_str(), &v, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue);
         note(info);
     }
     void operator()(const SettingInfo& info, bool& v) {
@@ -73,9 +74,9 @@ struct SettingWidgets {
     }
     void operator()(const SettingInfo& info, Vec3& v) {
         if (!wanted(info.key)) return;
-        changed |= ImGui::InputScalarN(label(info).c_str(), ImGuiDataType_Double, v.data(), 3,
-                                       nullptr, nullptr, "%.4g",
-                                       ImGuiInputTextFlags_EnterReturnsTrue);
+        changed |=
+            ImGui::InputScalarN(label(info).c_str(), ImGuiDataType_Double, v.data(), 3, nullptr,
+                                nullptr, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue);
         note(info);
     }
     template <class E, size_t N>

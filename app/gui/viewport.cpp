@@ -27,7 +27,8 @@ void sceneBounds(const Snapshot& s, const Scene& scene, glm::vec3& lo, glm::vec3
     lo = glm::vec3(std::numeric_limits<float>::max());
     hi = -lo;
     auto add = [&](const Vec3& p) {
-        const glm::vec3 q(static_cast<float>(p.x()), static_cast<float>(p.y()), static_cast<float>(p.z()));
+        const glm::vec3 q(static_cast<float>(p.x()), static_cast<float>(p.y()),
+                          static_cast<float>(p.z()));
         lo = glm::min(lo, q);
         hi = glm::max(hi, q);
     };
@@ -38,7 +39,8 @@ void sceneBounds(const Snapshot& s, const Scene& scene, glm::vec3& lo, glm::vec3
     }
     // A tall silo filled to a third is framed on its grains, not on its empty top; a turning
     // drum is framed whole.
-    const float ceiling = top > bottom ? top + 0.3f * (top - bottom) : std::numeric_limits<float>::max();
+    const float ceiling =
+        top > bottom ? top + 0.3f * (top - bottom) : std::numeric_limits<float>::max();
     auto addWall = [&](const Wall& w, const Vec3& p) {
         Vec3 q = p;
         if (w.angularVelocity.isZero()) q.z() = std::min(q.z(), static_cast<double>(ceiling));
@@ -57,11 +59,12 @@ void sceneBounds(const Snapshot& s, const Scene& scene, glm::vec3& lo, glm::vec3
         } else if (w.shape == WallShape::Box) {
             for (int k = 0; k < 8; ++k)
                 addWall(w, w.toWorld(Vec3((k & 1) ? w.halfExtents.x() : -w.halfExtents.x(),
-                                   (k & 2) ? w.halfExtents.y() : -w.halfExtents.y(),
-                                   (k & 4) ? w.halfExtents.z() : -w.halfExtents.z())));
+                                          (k & 2) ? w.halfExtents.y() : -w.halfExtents.y(),
+                                          (k & 4) ? w.halfExtents.z() : -w.halfExtents.z())));
         } else if (w.shape == WallShape::Mesh && w.mesh >= 0 &&
                    w.mesh < static_cast<int>(scene.meshes.size())) {
-            for (const Vec3& v : scene.meshes[static_cast<size_t>(w.mesh)].vertices) addWall(w, w.toWorld(v));
+            for (const Vec3& v : scene.meshes[static_cast<size_t>(w.mesh)].vertices)
+                addWall(w, w.toWorld(v));
         }
     }
     // Emitters bring the grains later: their boxes belong to the scene from the start.
@@ -124,7 +127,8 @@ Viewport::~Viewport() {
 
 void Viewport::shutdownGL() {
     if (!m_glReady) return;
-    if (m_recorder.active() && m_session.hasScene()) finishRecording(m_recorder.stop(m_session.loop()));
+    if (m_recorder.active() && m_session.hasScene())
+        finishRecording(m_recorder.stop(m_session.loop()));
     m_renderer.release();
     m_imgui.shutdownGL();
     m_glReady = false;
@@ -142,7 +146,8 @@ void Viewport::notifyPublished() {
 
 void Viewport::wake() {
     std::uint64_t count = 0;
-    if (m_wakeFd >= 0) [[maybe_unused]] const auto got = ::read(m_wakeFd, &count, sizeof count);
+    if (m_wakeFd >= 0) [[maybe_unused]]
+        const auto got = ::read(m_wakeFd, &count, sizeof count);
     m_updateQueued.store(false, std::memory_order_release);
     update();
 }
@@ -207,7 +212,8 @@ void Viewport::takeSnapshot() {
             m_history.clear();
             m_panels.fillCount = 0;
         }
-        for (const StepStats& st : s.recentSteps) m_history.add(st);
+        for (const StepStats& st : s.recentSteps)
+            m_history.add(st);
         m_needsUpload = true;
     }
     if (m_needsUpload || !sameColouring(m_render, m_uploadedWith)) {
@@ -232,24 +238,29 @@ void Viewport::paintGL() {
     // A video frame without the panels is read before they are drawn.
     bool recordingDone = false;
     if (s && m_recorder.active() && !m_recorder.withPanels())
-        recordingDone = m_recorder.capture(defaultFramebufferObject(), s->sequence, s->time, m_session.loop());
+        recordingDone =
+            m_recorder.capture(defaultFramebufferObject(), s->sequence, s->time, m_session.loop());
 
     const qint64 nowNs = m_clock.nsecsElapsed();
     const float dt = static_cast<float>(std::max<qint64>(nowNs - m_lastFrameNs, 1000)) * 1e-9f;
     if (m_framesDrawn > 0) m_frameMs.push_back(dt * 1e3f);
     m_lastFrameNs = nowNs;
     if (s && m_panelsVisible) {
-        for (std::string& text : m_session.takeMessages()) showMessage(m_panels, std::move(text), nowNs * 1e-9);
-        for (std::string& text : m_guardMessages.take(*s)) showMessage(m_panels, std::move(text), nowNs * 1e-9);
+        for (std::string& text : m_session.takeMessages())
+            showMessage(m_panels, std::move(text), nowNs * 1e-9);
+        for (std::string& text : m_guardMessages.take(*s))
+            showMessage(m_panels, std::move(text), nowNs * 1e-9);
         m_imgui.newFrame(static_cast<float>(width()), static_cast<float>(height()),
                          static_cast<float>(devicePixelRatioF()), dt);
-        drawPanels(m_session, *s, m_history, m_render, m_renderer.meanForce(), m_panels, nowNs * 1e-9);
+        drawPanels(m_session, *s, m_history, m_render, m_renderer.meanForce(), m_panels,
+                   nowNs * 1e-9);
         m_render.selectedSensor = m_panels.selectedSensor;
         m_imgui.render();
         setCursor(m_imgui.cursorShape());
     }
     if (s && m_recorder.active() && m_recorder.withPanels())
-        recordingDone = m_recorder.capture(defaultFramebufferObject(), s->sequence, s->time, m_session.loop());
+        recordingDone =
+            m_recorder.capture(defaultFramebufferObject(), s->sequence, s->time, m_session.loop());
 
     ++m_framesDrawn;
     if (m_panels.fitRequested || m_fitPending) {
@@ -286,7 +297,8 @@ void Viewport::stopRecording() {
 }
 
 void Viewport::finishRecording(const std::string& error) {
-    emit recordingFinished(QString::fromStdString(m_recorder.path()), QString::fromStdString(error));
+    emit recordingFinished(QString::fromStdString(m_recorder.path()),
+                           QString::fromStdString(error));
 }
 
 bool Viewport::event(QEvent* e) {
@@ -300,18 +312,19 @@ bool Viewport::event(QEvent* e) {
         // ImGui's "wants the mouse" is a frame old; where the pointer is now decides between
         // panel and camera for presses and wheels, and a camera drag keeps its moves.
         switch (e->type()) {
-        case QEvent::MouseButtonPress:
-        case QEvent::MouseButtonDblClick:
-            taken = overPanel(static_cast<QMouseEvent*>(e)->position().toPoint());
-            break;
-        case QEvent::Wheel:
-            taken = overPanel(static_cast<QWheelEvent*>(e)->position().toPoint());
-            break;
-        case QEvent::MouseMove:
-        case QEvent::MouseButtonRelease:
-            taken = taken && !m_cameraDrag;
-            break;
-        default: break;
+            case QEvent::MouseButtonPress:
+            case QEvent::MouseButtonDblClick:
+                taken = overPanel(static_cast<QMouseEvent*>(e)->position().toPoint());
+                break;
+            case QEvent::Wheel:
+                taken = overPanel(static_cast<QWheelEvent*>(e)->position().toPoint());
+                break;
+            case QEvent::MouseMove:
+            case QEvent::MouseButtonRelease:
+                taken = taken && !m_cameraDrag;
+                break;
+            default:
+                break;
         }
         if (taken) return true;
     }
@@ -339,8 +352,8 @@ bool Viewport::grabSensor(const QPoint& at) {
     const Snapshot* s = snapshot();
     if (!s || !m_render.showSensors || s->sensors.empty()) return false;
     glm::vec3 origin, dir;
-    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()), static_cast<float>(width()),
-                 static_cast<float>(height()), origin, dir);
+    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()),
+                 static_cast<float>(width()), static_cast<float>(height()), origin, dir);
     const Vec3 o(origin.x, origin.y, origin.z), d(dir.x, dir.y, dir.z);
     double best = std::numeric_limits<double>::max();
     int hit = -1;
@@ -362,8 +375,8 @@ bool Viewport::grabSensor(const QPoint& at) {
 
 void Viewport::dragSensor(const QPoint& at) {
     glm::vec3 origin, dir;
-    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()), static_cast<float>(width()),
-                 static_cast<float>(height()), origin, dir);
+    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()),
+                 static_cast<float>(width()), static_cast<float>(height()), origin, dir);
     const float facing = glm::dot(dir, m_sensorDrag.normal);
     if (std::abs(facing) < 1e-6f) return;
     const float t = glm::dot(m_sensorDrag.grabbed - origin, m_sensorDrag.normal) / facing;
@@ -378,7 +391,8 @@ void Viewport::dragSensor(const QPoint& at) {
     if (k >= m_session.sensors().size()) return;
     SplitSensor sensor = m_session.sensors()[k];
     sensor.position = m_sensorDrag.start + delta;
-    if (auto e = m_session.setSensor(k, sensor)) showMessage(m_panels, "refused: " + *e, m_clock.elapsed() * 1e-3);
+    if (auto e = m_session.setSensor(k, sensor))
+        showMessage(m_panels, "refused: " + *e, m_clock.elapsed() * 1e-3);
     update();
 }
 
@@ -391,7 +405,8 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
     const bool pan = (e->buttons() & (Qt::RightButton | Qt::MiddleButton)) ||
                      (e->modifiers() & Qt::ShiftModifier);
     if (pan)
-        m_camera.pan(static_cast<float>(d.x()), static_cast<float>(d.y()), static_cast<float>(height()));
+        m_camera.pan(static_cast<float>(d.x()), static_cast<float>(d.y()),
+                     static_cast<float>(height()));
     else
         m_camera.orbit(static_cast<float>(d.x()), static_cast<float>(d.y()));
     update();
@@ -415,28 +430,49 @@ void Viewport::keyPressEvent(QKeyEvent* e) {
     if (!m_session.hasScene()) return QOpenGLWidget::keyPressEvent(e);
     SimLoop& loop = m_session.loop();
     switch (e->key()) {
-    case Qt::Key_F: fitScene(); break;
-    case Qt::Key_Space: loop.isPlaying() ? loop.pause() : loop.play(); break;
-    case Qt::Key_N: loop.stepOnce(); break;
-    case Qt::Key_C: m_render.colourMode = static_cast<ColourMode>((static_cast<int>(m_render.colourMode) + 1) % 7); break;
-    case Qt::Key_K: m_render.clip = !m_render.clip; break;
-    case Qt::Key_G: m_render.showForces = !m_render.showForces; break;
-    case Qt::Key_X: m_axisLock = 0; break;
-    case Qt::Key_Y: m_axisLock = 1; break;
-    case Qt::Key_Z: m_axisLock = 2; break;
-    case Qt::Key_Delete:
-        if (m_panels.selectedSensor >= 0) {
-            m_session.removeSensor(static_cast<size_t>(m_panels.selectedSensor));
-            m_panels.selectedSensor = -1;
-        }
-        break;
-    default: return QOpenGLWidget::keyPressEvent(e);
+        case Qt::Key_F:
+            fitScene();
+            break;
+        case Qt::Key_Space:
+            loop.isPlaying() ? loop.pause() : loop.play();
+            break;
+        case Qt::Key_N:
+            loop.stepOnce();
+            break;
+        case Qt::Key_C:
+            m_render.colourMode =
+                static_cast<ColourMode>((static_cast<int>(m_render.colourMode) + 1) % 7);
+            break;
+        case Qt::Key_K:
+            m_render.clip = !m_render.clip;
+            break;
+        case Qt::Key_G:
+            m_render.showForces = !m_render.showForces;
+            break;
+        case Qt::Key_X:
+            m_axisLock = 0;
+            break;
+        case Qt::Key_Y:
+            m_axisLock = 1;
+            break;
+        case Qt::Key_Z:
+            m_axisLock = 2;
+            break;
+        case Qt::Key_Delete:
+            if (m_panels.selectedSensor >= 0) {
+                m_session.removeSensor(static_cast<size_t>(m_panels.selectedSensor));
+                m_panels.selectedSensor = -1;
+            }
+            break;
+        default:
+            return QOpenGLWidget::keyPressEvent(e);
     }
     update();
 }
 
 void Viewport::keyReleaseEvent(QKeyEvent* e) {
-    if (!e->isAutoRepeat() && (e->key() == Qt::Key_X || e->key() == Qt::Key_Y || e->key() == Qt::Key_Z))
+    if (!e->isAutoRepeat() &&
+        (e->key() == Qt::Key_X || e->key() == Qt::Key_Y || e->key() == Qt::Key_Z))
         m_axisLock = -1;
     QOpenGLWidget::keyReleaseEvent(e);
 }
@@ -445,14 +481,16 @@ void Viewport::pick(const QPoint& at) {
     const Snapshot* s = snapshot();
     if (!s) return;
     glm::vec3 origin, dir;
-    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()), static_cast<float>(width()),
-                 static_cast<float>(height()), origin, dir);
+    m_camera.ray(static_cast<float>(at.x()), static_cast<float>(at.y()),
+                 static_cast<float>(width()), static_cast<float>(height()), origin, dir);
     // Nearest sphere hit along the ray, skipping the ones the clip plane cuts away.
     float best = std::numeric_limits<float>::max();
     long hit = -1;
     for (size_t i = 0; i < s->particleCount(); ++i) {
         const glm::vec3 c(s->position[3 * i], s->position[3 * i + 1], s->position[3 * i + 2]);
-        if (m_render.clip && glm::dot(glm::vec3(m_render.clipPlane), c) + m_render.clipPlane.w < 0.0f) continue;
+        if (m_render.clip &&
+            glm::dot(glm::vec3(m_render.clipPlane), c) + m_render.clipPlane.w < 0.0f)
+            continue;
         const float r = s->radius[i] * m_render.radiusScale;
         const glm::vec3 oc = c - origin;
         const float b = glm::dot(oc, dir);

@@ -1,11 +1,11 @@
 // The OpenGL viewport: draws the newest snapshot, hosts the ImGui panels, camera and picking.
 #pragma once
 
+#include "gui/guard_messages.hpp"
 #include "gui/imgui_layer.hpp"
 #include "gui/panels.hpp"
 #include "gui/plot_history.hpp"
 #include "gui/recorder.hpp"
-#include "gui/guard_messages.hpp"
 #include "gui/session.hpp"
 #include "render/camera.hpp"
 #include "render/scene_renderer.hpp"
@@ -28,7 +28,7 @@ namespace ndem::app {
 /// sim thread wakes it with a queued update() per publish (coalesced).
 class Viewport : public QOpenGLWidget {
     Q_OBJECT
-public:
+  public:
     explicit Viewport(Session& session, QWidget* parent = nullptr);
     ~Viewport() override;
 
@@ -54,15 +54,18 @@ public:
     /// Snapshots taken over by the viewport (new sequences seen).
     std::uint64_t snapshotsSeen() const { return m_snapshotsSeen; }
     /// Panels shown this frame: false for the video unless asked.
-    void setPanelsVisible(bool visible) { m_panelsVisible = visible; update(); }
+    void setPanelsVisible(bool visible) {
+        m_panelsVisible = visible;
+        update();
+    }
 
-signals:
+  signals:
     void frameDrawn();
     /// A recording ended (all frames, stopped, or failed); `error` is empty on success.
     void recordingFinished(const QString& path, const QString& error);
     void message(const QString& text);
 
-protected:
+  protected:
     void initializeGL() override;
     void paintGL() override;
     bool event(QEvent* event) override;
@@ -73,10 +76,10 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void keyReleaseEvent(QKeyEvent* event) override;
 
-private slots:
+  private slots:
     void wake();
 
-private:
+  private:
     void takeSnapshot();
     void pick(const QPoint& at);
     bool overPanel(const QPoint& p) const;
@@ -96,11 +99,11 @@ private:
     QElapsedTimer m_clock;
     qint64 m_lastFrameNs = 0;
     std::vector<float> m_frameMs;
-    std::uint64_t m_sequence = 0;     ///< of the uploaded snapshot
+    std::uint64_t m_sequence = 0;  ///< of the uploaded snapshot
     std::uint64_t m_generation = ~0ull;
     std::uint64_t m_framesDrawn = 0, m_snapshotsSeen = 0;
     std::atomic<bool> m_updateQueued{false};
-    int m_wakeFd = -1;                         ///< eventfd the sim thread writes per publish
+    int m_wakeFd = -1;  ///< eventfd the sim thread writes per publish
     QSocketNotifier* m_wakeNotifier = nullptr;
     bool m_glReady = false;
     bool m_panelsVisible = true;
@@ -115,7 +118,7 @@ private:
         glm::vec3 grabbed{0.0f}, normal{0.0f, 0.0f, 1.0f};
         Vec3 start = Vec3::Zero();
     } m_sensorDrag;
-    int m_axisLock = -1;        ///< 0, 1, 2 while X, Y, Z is held
+    int m_axisLock = -1;  ///< 0, 1, 2 while X, Y, Z is held
     bool grabSensor(const QPoint& at);
     void dragSensor(const QPoint& at);
 };

@@ -38,7 +38,7 @@ struct VideoSpec {
 /// Threading contract: push() and finish() are for one thread (the GUI); error(),
 /// framesWritten() and spec() may be called from any thread.
 class FfmpegWriter {
-public:
+  public:
     /// Starts ffmpeg. Returns nullptr and sets *error (when given) to one line naming the
     /// problem: a size that is not positive and even, an fps that is not a positive finite
     /// number, a missing or unwritable directory, ffmpeg not found on PATH.
@@ -68,7 +68,7 @@ public:
     long framesWritten() const { return m_framesWritten.load(std::memory_order_acquire); }
     const VideoSpec& spec() const { return m_spec; }
 
-private:
+  private:
     FfmpegWriter(VideoSpec spec, pid_t pid, int pipeFd, int logFd);
     void writerLoop();
     void fail(const std::string& message);

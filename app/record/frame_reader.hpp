@@ -19,7 +19,7 @@ namespace ndem::app {
 /// same context for the reader's whole life, since PBOs and fences belong to it.
 /// Frames come out in the order read, none dropped; each remembers its own size.
 class FrameReader {
-public:
+  public:
     /// `ringSize` PBOs (clamped to >= 1); with 3, the only wait read() can do is for a frame
     /// three frames old, which the GPU has long finished.
     explicit FrameReader(int ringSize = 3);
@@ -46,7 +46,7 @@ public:
     /// Frames read but not yet handed out by collect().
     int inFlight() const { return m_pending + static_cast<int>(m_ready.size()); }
 
-private:
+  private:
     /// One PBO of the ring and the frame it holds.
     struct Slot {
         GLuint buffer = 0;

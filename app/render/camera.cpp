@@ -34,8 +34,8 @@ void OrbitCamera::pan(float dx, float dy, float height) {
 }
 
 void OrbitCamera::zoom(float steps) {
-    distance = std::clamp(distance * std::pow(0.9f, steps), 1e-4f * sceneRadius,
-                          100.0f * sceneRadius);
+    distance =
+        std::clamp(distance * std::pow(0.9f, steps), 1e-4f * sceneRadius, 100.0f * sceneRadius);
 }
 
 glm::vec3 OrbitCamera::eye() const {
@@ -44,7 +44,9 @@ glm::vec3 OrbitCamera::eye() const {
     return target + distance * dir;
 }
 
-glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target, glm::vec3(0, 0, 1)); }
+glm::mat4 OrbitCamera::view() const {
+    return glm::lookAt(eye(), target, glm::vec3(0, 0, 1));
+}
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
     // Near and far planes bracket the scene around the target so depth precision goes there.

@@ -7,7 +7,7 @@ namespace ndem::app {
 
 /// Z-up orbit camera. Angles in radians; distance and target in metres (the scene's units).
 class OrbitCamera {
-public:
+  public:
     /// Looks at the box [lo, hi] from the current direction, far enough to see all of it in
     /// the part of the viewport between NDC x = left and right (the rest is under panels), and
     /// shifts the image so the box is centred there.

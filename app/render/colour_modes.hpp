@@ -20,8 +20,9 @@ enum class ColourMode : int {
 };
 
 inline constexpr std::array<const char*, 7> kColourModeNames{
-    "speed", "velocity vs co-rotation", "height", "contact count", "particle pressure",
-    "aggregate", "particle id"};
+    "speed",         "velocity vs co-rotation", "height",
+    "contact count", "particle pressure",       "aggregate",
+    "particle id"};
 /// Short names for the command line (--colour), in the same order.
 inline constexpr std::array<const char*, 7> kColourModeKeys{
     "speed", "co-rotation", "height", "contacts", "pressure", "aggregate", "id"};

@@ -117,8 +117,9 @@ void SceneRenderer::release() {
     m_ready = false;
 }
 
-void SceneRenderer::setWalls(const std::vector<Wall>& walls, const std::vector<TriangleMesh>& meshes,
-                             const glm::vec3& lo, const glm::vec3& hi) {
+void SceneRenderer::setWalls(const std::vector<Wall>& walls,
+                             const std::vector<TriangleMesh>& meshes, const glm::vec3& lo,
+                             const glm::vec3& hi) {
     for (WallDraw& w : m_walls) {
         glDeleteVertexArrays(1, &w.vao);
         glDeleteBuffers(1, &w.vbo);
@@ -178,7 +179,8 @@ void SceneRenderer::upload(const Snapshot& s, RenderOptions& options) {
 
 void SceneRenderer::setClip(QOpenGLShaderProgram& program, const RenderOptions& o) {
     program.setUniformValue("clipOn", o.clip);
-    program.setUniformValue("clipPlane", o.clipPlane.x, o.clipPlane.y, o.clipPlane.z, o.clipPlane.w);
+    program.setUniformValue("clipPlane", o.clipPlane.x, o.clipPlane.y, o.clipPlane.z,
+                            o.clipPlane.w);
 }
 
 void SceneRenderer::drawWalls(const Snapshot& s, const glm::mat4& view, const glm::mat4& proj,

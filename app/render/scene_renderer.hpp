@@ -20,22 +20,22 @@ namespace ndem::app {
 struct RenderOptions {
     ColourMode colourMode = ColourMode::Speed;
     bool autoRange = true;
-    ColourRange range;             ///< used as given unless autoRange; updated when it is on
-    float radiusScale = 1.0f;      ///< drawn radius / true radius
+    ColourRange range;         ///< used as given unless autoRange; updated when it is on
+    float radiusScale = 1.0f;  ///< drawn radius / true radius
     bool showParticles = true;
     bool showWalls = true;
     bool showForces = false;
-    bool showAggregates = true;    ///< aggregate members in one colour per aggregate
-    bool showSensors = true;       ///< split sensors, translucent
-    int selectedSensor = -1;       ///< drawn brighter
-    float forceThreshold = 0.5f;   ///< edges below this fraction of the mean force are hidden
+    bool showAggregates = true;   ///< aggregate members in one colour per aggregate
+    bool showSensors = true;      ///< split sensors, translucent
+    int selectedSensor = -1;      ///< drawn brighter
+    float forceThreshold = 0.5f;  ///< edges below this fraction of the mean force are hidden
     bool clip = false;
-    glm::vec4 clipPlane{0, 1, 0, 0};   ///< world: dot(n, x) + d >= 0 is kept (the far half)
+    glm::vec4 clipPlane{0, 1, 0, 0};  ///< world: dot(n, x) + d >= 0 is kept (the far half)
 };
 
 /// All GL state of the viewport's scene. Every function needs the widget's context current.
 class SceneRenderer : protected QOpenGLExtraFunctions {
-public:
+  public:
     SceneRenderer() = default;
     ~SceneRenderer();
     SceneRenderer(const SceneRenderer&) = delete;
@@ -58,7 +58,7 @@ public:
     /// Mean force of the uploaded edges (N): the scale of the force threshold.
     float meanForce() const { return m_meanForce; }
 
-private:
+  private:
     struct WallDraw {
         unsigned vao = 0, vbo = 0;
         int vertices = 0;

@@ -21,7 +21,7 @@ using Command = std::function<void(World&)>;
 /// Both vectors keep their capacity, so a steady trickle of commands does not allocate for the
 /// vectors (a std::function may still allocate for a large capture).
 class CommandQueue {
-public:
+  public:
     void push(Command command) {
         std::lock_guard lock(m_mutex);
         m_pending.push_back(std::move(command));
@@ -35,7 +35,8 @@ public:
             if (m_pending.empty()) return 0;
             m_pending.swap(m_running);
         }
-        for (Command& command : m_running) command(world);
+        for (Command& command : m_running)
+            command(world);
         const int count = static_cast<int>(m_running.size());
         m_running.clear();
         return count;
@@ -46,7 +47,7 @@ public:
         return m_pending.empty();
     }
 
-private:
+  private:
     mutable std::mutex m_mutex;
     std::vector<Command> m_pending;  ///< guarded by m_mutex
     std::vector<Command> m_running;  ///< drainer's only; empty between drains

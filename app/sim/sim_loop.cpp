@@ -11,7 +11,9 @@ SimLoop::SimLoop(World world, std::function<void()> onPublished)
     m_thread = std::thread([this] { run(); });
 }
 
-SimLoop::~SimLoop() { stop(); }
+SimLoop::~SimLoop() {
+    stop();
+}
 
 // Each request changes the state under the mutex before notifying: a notify sent between the
 // sim thread's predicate check and its wait would otherwise be lost and the loop would sleep
@@ -152,7 +154,8 @@ void SimLoop::run() {
             m_recentSteps.clear();
             m_wallPressure.attach(m_world);
         }
-        for (int k = 0; k < frame.steps; ++k) takeStep();
+        for (int k = 0; k < frame.steps; ++k)
+            takeStep();
         if (frame.interval > 0.0) {
             if (frame.interval != m_paceInterval || m_world.time() < m_paceBase) {
                 m_paceInterval = frame.interval;

@@ -2,11 +2,11 @@
 #pragma once
 
 #include "core/step_stats.hpp"
-#include "world/world.hpp"
 #include "sim/command_queue.hpp"
 #include "sim/live_wall_pressure.hpp"
 #include "sim/snapshot.hpp"
 #include "sim/triple_buffer.hpp"
+#include "world/world.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -27,7 +27,7 @@ namespace ndem::app {
 /// the sim thread only to read the requests between frames, never while stepping, copying or
 /// running commands. The World is reachable only through commands.
 class SimLoop {
-public:
+  public:
     /// Starts the thread, paused, and publishes the initial state so the GUI can draw the scene
     /// before the first step. `onPublished` runs on the sim thread after each publish; it must
     /// not block or call stop() (the GUI passes something that posts a queued update).
@@ -75,7 +75,7 @@ public:
     /// are dropped. Idempotent; the destructor calls it.
     void stop();
 
-private:
+  private:
     /// What the sim thread does in one frame, read under the control mutex.
     struct Frame {
         int steps = 0;
@@ -114,8 +114,8 @@ private:
     bool m_commandsPosted = false;
     int m_stepRequests = 0;
     int m_stepsPerFrame = 1;
-    double m_frameInterval = 0.0;  ///< (s), 0 = not pacing
-    bool m_holding = false;        ///< a paced frame was published and waits for releaseFrame()
+    double m_frameInterval = 0.0;   ///< (s), 0 = not pacing
+    bool m_holding = false;         ///< a paced frame was published and waits for releaseFrame()
     double m_forceThreshold = 0.0;  ///< (N)
 
     // Last: everything above is constructed before the thread that uses it starts.

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/step_stats.hpp"
-#include "world/world.hpp"
 #include "sim/live_wall_pressure.hpp"
+#include "world/world.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -25,14 +25,14 @@ struct Snapshot {
     /// Every step taken since the previous publish, oldest first (the plots over time see
     /// all of them, whatever the steps per frame).
     std::vector<StepStats> recentSteps;
-    WallPressureProfile wallPressure;  ///< live Janssen plot; empty without a cylinder wall
-    std::uint64_t worldGeneration = 0; ///< +1 each time a new world is loaded (reset, open)
-    StepSettings settings;       ///< what the world steps with (the panels show these)
+    WallPressureProfile wallPressure;   ///< live Janssen plot; empty without a cylinder wall
+    std::uint64_t worldGeneration = 0;  ///< +1 each time a new world is loaded (reset, open)
+    StepSettings settings;              ///< what the world steps with (the panels show these)
     std::vector<Material> materials;
-    std::vector<Wall> walls;     ///< poses, velocities and forces of the walls (few; copied)
-    Vec3 gravity = Vec3::Zero(); ///< acting in the next step (m/s²)
-    long emitted = 0;            ///< particles emitted since the start
-    long removed = 0;            ///< particles removed by sinks since the start
+    std::vector<Wall> walls;           ///< poses, velocities and forces of the walls (few; copied)
+    Vec3 gravity = Vec3::Zero();       ///< acting in the next step (m/s²)
+    long emitted = 0;                  ///< particles emitted since the start
+    long removed = 0;                  ///< particles removed by sinks since the start
     std::vector<SplitSensor> sensors;  ///< model reduction's split sensors (few; copied)
     std::vector<RunWarning> warnings;  ///< the divergence guards' warnings so far (few)
     std::optional<Divergence> divergence;  ///< set: the state went non-finite, stepping stopped
@@ -56,7 +56,7 @@ struct Snapshot {
     std::vector<float> contactForce;  ///< f_n, normal force incl. the impact stage (N)
     /// Per edge: particle index of end A, then the particle index of end B or kWallEdge | wall.
     std::vector<std::uint32_t> contactBodies;
-    float maxContactForce = 0.0f;     ///< largest f_n over all touching contacts (N)
+    float maxContactForce = 0.0f;  ///< largest f_n over all touching contacts (N)
 
     /// Mean residual after each PGS sweep of the last step (m/s); empty unless the world
     /// records it (World::setRecordResidualHistory, off by default because it costs a

@@ -19,7 +19,7 @@ namespace ndem::app {
 /// the sizes are stable there is no allocation on either side.
 template <class T>
 class TripleBuffer {
-public:
+  public:
     TripleBuffer() = default;
     TripleBuffer(const TripleBuffer&) = delete;
     TripleBuffer& operator=(const TripleBuffer&) = delete;
@@ -50,7 +50,7 @@ public:
     /// until the next refresh.
     const T& front() const { return m_slots[m_front]; }
 
-private:
+  private:
     static constexpr std::uint8_t kIndexMask = 0x3;
     static constexpr std::uint8_t kFresh = 0x4;  ///< middle holds a slot the reader has not seen
 

@@ -117,7 +117,8 @@ int runSolve(const SolveOptions& o) {
         n.method = o.solver == "nlkergs-i"   ? NullSpaceMethod::Iterated
                    : o.solver == "nlkergs-p" ? NullSpaceMethod::Predicted
                                              : NullSpaceMethod::Jacobi;
-        n.settings.prediction = o.prediction == "unilateral" ? Prediction::Unilateral : Prediction::Zero;
+        n.settings.prediction =
+            o.prediction == "unilateral" ? Prediction::Unilateral : Prediction::Zero;
         n.settings.weight = o.weight;
         n.tolerance = o.tolerance;
         n.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 10000;
@@ -252,8 +253,8 @@ Command addFclibCommand(CLI::App& ndem) {
                           return std::nullopt;
                       });
     cmdline::addNumber(*sol, "--weight", "W",
-                       "omega / |W| of the null-space solvers' W + omega Z (0.05)", s->weight,
-                       0.0, 1e6, "a number >= 0");
+                       "omega / |W| of the null-space solvers' W + omega Z (0.05)", s->weight, 0.0,
+                       1e6, "a number >= 0");
     cmdline::addNumber(*sol, "--tolerance", "T", "stop at this error (1e-8)", s->tolerance, 0.0,
                        1.0, "a number > 0 and <= 1");
     cmdline::addCount(

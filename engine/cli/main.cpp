@@ -33,9 +33,9 @@ int main(int argc, char** argv) {
                              "ndem <command> [options]   (ndem <command> --help: that command;"
                              " ndem help: this text)",
                              kExitCodes);
-    const std::vector<Command> commands = {addRunCommand(ndem), addSweepCommand(ndem),
+    const std::vector<Command> commands = {addRunCommand(ndem),      addSweepCommand(ndem),
                                            addValidateCommand(ndem), addBenchCommand(ndem),
-                                           addKeysCommand(ndem), addFclibCommand(ndem)};
+                                           addKeysCommand(ndem),     addFclibCommand(ndem)};
     CLI::App* version = ndem::cmdline::addCommand(ndem, "version", "ndem version",
                                                   "The version and build type.", kExitCodes);
     bool versionFlag = false;
@@ -63,9 +63,10 @@ int main(int argc, char** argv) {
         for (const Command& c : commands)
             if (c.app->parsed()) return c.run();
     } catch (const std::bad_alloc&) {
-        std::fputs("ndem: error: out of memory (a run whose grains were thrown far in a step "
-                   "finds contacts between all of them: see the warnings above)\n",
-                   stderr);
+        std::fputs(
+            "ndem: error: out of memory (a run whose grains were thrown far in a step "
+            "finds contacts between all of them: see the warnings above)\n",
+            stderr);
         return 1;
     }
     return badInput("no command given (try `ndem help`)");

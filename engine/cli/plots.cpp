@@ -30,7 +30,9 @@ std::string beside(const std::filesystem::path& dir, const std::string& file) {
 }
 }  // namespace
 
-bool gnuplotAvailable() { return std::system("gnuplot --version > /dev/null 2>&1") == 0; }
+bool gnuplotAvailable() {
+    return std::system("gnuplot --version > /dev/null 2>&1") == 0;
+}
 
 std::string drawPlots(const std::vector<Plot>& plots, const std::string& scriptPath) {
     std::ofstream gp(scriptPath);
@@ -47,7 +49,8 @@ std::string drawPlots(const std::vector<Plot>& plots, const std::string& scriptP
            << (p.logY ? "set logscale y\n" : "unset logscale y\n")
            // One plot's arrows and ranges are not the next one's.
            << "unset arrow\nset autoscale\n";
-        for (const std::string& e : p.extra) gp << e << "\n";
+        for (const std::string& e : p.extra)
+            gp << e << "\n";
         gp << "plot ";
         for (size_t i = 0; i < p.lines.size(); ++i) {
             const PlotLine& l = p.lines[i];
@@ -62,8 +65,9 @@ std::string drawPlots(const std::vector<Plot>& plots, const std::string& scriptP
     }
     gp.close();
     const std::string script = std::filesystem::path(scriptPath).filename().string();
-    const std::string cmd = "cd " + inQuotes(dir.empty() ? std::string(".") : dir.string()) + " && gnuplot " +
-                            inQuotes(script) + " > " + inQuotes(script + ".log") + " 2>&1";
+    const std::string cmd = "cd " + inQuotes(dir.empty() ? std::string(".") : dir.string()) +
+                            " && gnuplot " + inQuotes(script) + " > " + inQuotes(script + ".log") +
+                            " 2>&1";
     if (std::system(cmd.c_str()) != 0) return "gnuplot failed, see " + scriptPath + ".log";
     return "";
 }

@@ -7,16 +7,16 @@
 namespace ndem::cli {
 
 struct PlotLine {
-    std::string csv;     ///< data file
-    int xColumn = 1;     ///< 1-based columns in the CSV
+    std::string csv;  ///< data file
+    int xColumn = 1;  ///< 1-based columns in the CSV
     int yColumn = 2;
-    std::string title;   ///< legend entry
+    std::string title;                  ///< legend entry
     std::string style = "linespoints";  ///< gnuplot style: lines, points, linespoints
     std::string function = "";  ///< if set, a gnuplot expression of x drawn instead of the CSV
 };
 
 struct Plot {
-    std::string png;     ///< output file
+    std::string png;  ///< output file
     std::string title, xLabel, yLabel;
     bool logX = false, logY = false;
     std::vector<PlotLine> lines;

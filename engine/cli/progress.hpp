@@ -8,7 +8,7 @@
 namespace ndem::cli {
 
 class ProgressBar {
-public:
+  public:
     explicit ProgressBar(bool enabled);
     /// fraction in [0, 1]; `detail` is appended (e.g. "t = 1.20 / 5.00 s").
     void update(double fraction, const std::string& detail);
@@ -16,7 +16,7 @@ public:
     /// Clears the bar's line so that a message can be printed (the next update redraws it).
     void clearLine();
 
-private:
+  private:
     bool m_enabled;
     bool m_terminal;
     int m_lastDecile = -1;

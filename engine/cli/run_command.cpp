@@ -3,12 +3,12 @@
 #include "progress.hpp"
 #include "scene_run.hpp"
 
-#include "world/world.hpp"
 #include "io/csv_writer.hpp"
 #include "io/run_report.hpp"
 #include "io/scene_file.hpp"
 #include "io/vtk_writer.hpp"
 #include "measure/measurements.hpp"
+#include "world/world.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -34,9 +34,9 @@ struct RunOptions {
     std::string vtkDir;
     std::string csvDir;
     long vtkEvery = 0;
-    std::string checkpoint;                ///< write the state here (HDF5)
-    std::optional<double> checkpointEvery; ///< and every this many simulated seconds
-    std::string restart;                   ///< go on from this checkpoint
+    std::string checkpoint;                 ///< write the state here (HDF5)
+    std::optional<double> checkpointEvery;  ///< and every this many simulated seconds
+    std::string restart;                    ///< go on from this checkpoint
     bool quiet = false;
 };
 
@@ -87,7 +87,8 @@ std::optional<std::string> checkCombination(RunOptions& o) {
         return "give a scene or --restart FILE, not both (the checkpoint holds its scene)";
     if (o.scenePath.empty() && o.restart.empty())
         return "run needs a scene file, e.g. ndem run assets/scenes/silo.json";
-    if (o.checkpointEvery && o.checkpoint.empty()) return "--checkpoint-every goes with --checkpoint FILE";
+    if (o.checkpointEvery && o.checkpoint.empty())
+        return "--checkpoint-every goes with --checkpoint FILE";
     if (o.steps && o.time) return "give --steps or --time, not both";
     if (o.vtkEvery > 0 && o.vtkDir.empty()) return "--every goes with --vtk DIR";
     if (!o.vtkDir.empty() && o.vtkEvery == 0) o.vtkEvery = 10;
@@ -107,8 +108,10 @@ std::optional<std::string> checkOutputs(const RunOptions& o) {
     if (!o.checkpoint.empty()) {
         const fs::path parent = fs::path(o.checkpoint).parent_path();
         if (!parent.empty() && !fs::is_directory(parent, ec))
-            return "--checkpoint " + o.checkpoint + ": directory '" + parent.string() + "' does not exist";
-        if (fs::is_directory(o.checkpoint, ec)) return "--checkpoint " + o.checkpoint + ": is a directory";
+            return "--checkpoint " + o.checkpoint + ": directory '" + parent.string() +
+                   "' does not exist";
+        if (fs::is_directory(o.checkpoint, ec))
+            return "--checkpoint " + o.checkpoint + ": is a directory";
     }
     if (!o.vtkDir.empty() && fs::exists(o.vtkDir, ec) && !fs::is_directory(o.vtkDir, ec))
         return "--vtk " + o.vtkDir + ": exists and is not a directory";
@@ -131,24 +134,27 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
     std::printf("\nNDEM Studio · %s (%s)%s\n", scene.name.c_str(),
                 o.restart.empty() ? o.scenePath.c_str() : ("restarted from " + o.restart).c_str(),
                 interrupted ? " · INTERRUPTED" : "");
-    std::printf("  %zu particles, %zu walls · %s, %s contacts · h = %g s · N_it = %d · warm start %s\n",
-                world.particles().size(), world.walls().size(),
-                kStepModeNames[static_cast<int>(s.mode)],
-                kContactLawNames[static_cast<int>(s.contactLaw)], s.timeStep, s.iterations,
-                s.warmStart ? kWarmStartMethodNames[static_cast<int>(s.warmStartMethod)] : "off");
-    std::printf("  simulated %.4g s in %ld steps · wall %.3g s · %.3g steps/s · real-time factor %.3g\n",
-                world.time(), rec.steps(), wall, wall > 0 ? rec.steps() / wall : 0.0,
-                wall > 0 ? world.time() / wall : 0.0);
+    std::printf(
+        "  %zu particles, %zu walls · %s, %s contacts · h = %g s · N_it = %d · warm start %s\n",
+        world.particles().size(), world.walls().size(), kStepModeNames[static_cast<int>(s.mode)],
+        kContactLawNames[static_cast<int>(s.contactLaw)], s.timeStep, s.iterations,
+        s.warmStart ? kWarmStartMethodNames[static_cast<int>(s.warmStartMethod)] : "off");
+    std::printf(
+        "  simulated %.4g s in %ld steps · wall %.3g s · %.3g steps/s · real-time factor %.3g\n",
+        world.time(), rec.steps(), wall, wall > 0 ? rec.steps() / wall : 0.0,
+        wall > 0 ? world.time() / wall : 0.0);
     std::printf("  contacts      mean %.0f · final %.0f · impacts/step mean %.2f\n",
                 rec.contacts.mean(), rec.contacts.last, rec.impacts.mean());
-    std::printf("  solver        %s · %s/step mean %.1f · final residual %.3g m/s (mean over run %.3g)\n",
-                kSolverMethodNames[static_cast<int>(s.method)],
-                s.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps",
-                rec.iterations.mean(), rec.residual.last, rec.residual.mean());
+    std::printf(
+        "  solver        %s · %s/step mean %.1f · final residual %.3g m/s (mean over run %.3g)\n",
+        kSolverMethodNames[static_cast<int>(s.method)],
+        s.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps", rec.iterations.mean(),
+        rec.residual.last, rec.residual.mean());
     if (rec.associatedFallbacks > 0)
-        std::printf("  sliding rule  non-associated stalled at %ld static steps: they took the"
-                    " associated rule's answer\n",
-                    rec.associatedFallbacks);
+        std::printf(
+            "  sliding rule  non-associated stalled at %ld static steps: they took the"
+            " associated rule's answer\n",
+            rec.associatedFallbacks);
     if (rec.servosClosingIn > 0)
         std::printf(
             "  servo walls   closed in at %ld static steps, one touching no grain: σA not"
@@ -172,11 +178,12 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
                 fmt("%.0f%%", 100 * p.integrate / total).c_str(),
                 fmt("%.0f%%", 100 * p.measure / total).c_str());
     if (s.reduction.enabled)
-        std::printf("  model reduction h = 1 - N~/N final %.3f · mean %.3f · %d aggregates, %d members"
-                    " · merge/split %s of the step time\n",
-                    rec.reductionLevel.last, rec.reductionLevel.mean(),
-                    static_cast<int>(rec.aggregates.last), static_cast<int>(rec.members.last),
-                    fmt("%.0f%%", 100 * p.reduce / total).c_str());
+        std::printf(
+            "  model reduction h = 1 - N~/N final %.3f · mean %.3f · %d aggregates, %d members"
+            " · merge/split %s of the step time\n",
+            rec.reductionLevel.last, rec.reductionLevel.mean(),
+            static_cast<int>(rec.aggregates.last), static_cast<int>(rec.members.last),
+            fmt("%.0f%%", 100 * p.reduce / total).c_str());
     for (const auto& m : world.measurements()) {
         const MeasurementResult r = m->result();
         std::printf("  %-13s %s\n", r.name.c_str(), r.headline.c_str());
@@ -189,14 +196,16 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
                     o.report.empty() ? "" : " and the report");
     }
     if (const auto& d = world.divergence())
-        std::printf("  diverged      at step %lld: particle %u, %s\n", static_cast<long long>(d->step),
-                    d->particle,
+        std::printf("  diverged      at step %lld: particle %u, %s\n",
+                    static_cast<long long>(d->step), d->particle,
                     d->quantity == "contacts" ? "in a pile of grains thrown into each other"
                                               : (d->quantity + " not finite").c_str());
     if (!o.checkpoint.empty()) std::printf("  checkpoint    %s\n", o.checkpoint.c_str());
     if (!o.report.empty()) std::printf("  report        %s\n", o.report.c_str());
     if (!o.csvDir.empty()) std::printf("  CSV           %s/\n", o.csvDir.c_str());
-    if (!o.vtkDir.empty()) std::printf("  ParaView      %s/particles.pvd (and contacts.pvd, walls.pvd)\n", o.vtkDir.c_str());
+    if (!o.vtkDir.empty())
+        std::printf("  ParaView      %s/particles.pvd (and contacts.pvd, walls.pvd)\n",
+                    o.vtkDir.c_str());
 }
 
 int runScene(RunOptions& o) {
@@ -245,7 +254,8 @@ int runScene(RunOptions& o) {
         }
         if (o.checkpointEvery && world.time() >= nextCheckpoint - 1e-9) {
             if (!checkpoint()) return false;
-            while (nextCheckpoint <= world.time() + 1e-9) nextCheckpoint += *o.checkpointEvery;
+            while (nextCheckpoint <= world.time() + 1e-9)
+                nextCheckpoint += *o.checkpointEvery;
         }
         if (vtk && (k + 1) % o.vtkEvery == 0) {
             if (auto e = vtk->writeFrame(world)) {
@@ -267,7 +277,8 @@ int runScene(RunOptions& o) {
     std::signal(SIGINT, previous);
     if (!o.checkpoint.empty() && !world.divergence() && exitCode == 0) checkpoint();
 
-    if (world.divergence()) std::fprintf(stderr, "ndem: error: %s\n", world.divergence()->message.c_str());
+    if (world.divergence())
+        std::fprintf(stderr, "ndem: error: %s\n", world.divergence()->message.c_str());
     printSummary(run.scene, world, run.recorder, run.wallSeconds, o, g_interrupted);
     if (!o.report.empty()) {
         if (auto e = writeRunReport(o.report, run.scene, o.overrides, world, run.recorder,

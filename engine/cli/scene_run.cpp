@@ -40,7 +40,8 @@ Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Overr
     return buildSceneRun(CheckpointScene{text.str(), path, overrides});
 }
 
-Expected<SceneRun> restoreSceneRun(const std::string& checkpoint, const std::vector<Override>& overrides) {
+Expected<SceneRun> restoreSceneRun(const std::string& checkpoint,
+                                   const std::vector<Override>& overrides) {
     auto saved = readCheckpoint(checkpoint);
     if (!saved) return saved.error();
     return restoreSceneRun(*saved, checkpoint, overrides);
@@ -55,7 +56,8 @@ Expected<SceneRun> restoreSceneRun(Checkpoint& saved, const std::string& checkpo
     for (const Override& o : overrides) {
         if (o.key != "threads")
             return Error{"--set " + o.key +
-                         ": a restart keeps the checkpoint's scene and settings (only --threads may change)"};
+                         ": a restart keeps the checkpoint's scene and settings (only --threads "
+                         "may change)"};
         settings.threads = std::stoi(o.value);
     }
     if (auto e = run->world.applySettings(settings)) return *e;
@@ -111,7 +113,8 @@ void executeSceneRun(SceneRun& run, long steps,
 
 std::vector<MeasurementResult> measurementResults(const World& world) {
     std::vector<MeasurementResult> out;
-    for (const auto& m : world.measurements()) out.push_back(m->result());
+    for (const auto& m : world.measurements())
+        out.push_back(m->result());
     return out;
 }
 

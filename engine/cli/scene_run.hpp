@@ -3,10 +3,10 @@
 #pragma once
 
 #include "core/error.hpp"
-#include "world/world.hpp"
 #include "io/checkpoint.hpp"
 #include "io/run_report.hpp"
 #include "io/scene_file.hpp"
+#include "world/world.hpp"
 
 #include <functional>
 #include <optional>
@@ -30,7 +30,8 @@ Expected<SceneRun> loadSceneRun(const std::string& path, const std::vector<Overr
 
 /// Builds the world of a checkpoint's scene and loads its state; `overrides` (only `threads`)
 /// apply after. Errors name the file.
-Expected<SceneRun> restoreSceneRun(const std::string& checkpoint, const std::vector<Override>& overrides);
+Expected<SceneRun> restoreSceneRun(const std::string& checkpoint,
+                                   const std::vector<Override>& overrides);
 /// The same from a checkpoint already read (`path` names it in errors).
 Expected<SceneRun> restoreSceneRun(Checkpoint& saved, const std::string& path,
                                    const std::vector<Override>& overrides);

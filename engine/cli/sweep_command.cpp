@@ -97,8 +97,7 @@ std::optional<std::string> checkCombination(SweepOptions& o) {
     if (o.scenePath.empty()) return "sweep needs a scene file";
     if (o.keys.empty()) return "sweep needs at least one --set key=v1,v2,...";
     if (o.steps && o.time) return "give --steps or --time, not both";
-    if (o.outDir.empty())
-        o.outDir = "sweep-" + std::filesystem::path(o.scenePath).stem().string();
+    if (o.outDir.empty()) o.outDir = "sweep-" + std::filesystem::path(o.scenePath).stem().string();
     return std::nullopt;
 }
 
@@ -132,7 +131,8 @@ std::string safeName(std::string s) {
 int runSweep(SweepOptions& o) {
     if (auto e = checkCombination(o)) return badInput(*e);
     size_t total = 1;
-    for (const SweepKey& k : o.keys) total *= k.values.size();
+    for (const SweepKey& k : o.keys)
+        total *= k.values.size();
     // Every combination must load before anything runs: bad input costs no time.
     for (size_t i = 0; i < total; ++i) {
         auto check = loadSceneFile(o.scenePath, combination(o, i));
@@ -152,8 +152,9 @@ int runSweep(SweepOptions& o) {
     std::vector<RunRow> rows(total);
     std::vector<size_t> todo;
     for (size_t i = 0; i < total; ++i) {
-        auto stored = o.resume ? loadSweepRun(sweepRunPath(o.outDir, i), identity, combination(o, i))
-                               : std::nullopt;
+        auto stored = o.resume
+                          ? loadSweepRun(sweepRunPath(o.outDir, i), identity, combination(o, i))
+                          : std::nullopt;
         if (stored)
             static_cast<SweepRun&>(rows[i]) = std::move(*stored);
         else
@@ -175,10 +176,12 @@ int runSweep(SweepOptions& o) {
             row.overrides = combination(o, i);
             // Runs side by side share the cores: each takes its part unless the sweep sets it.
             std::vector<Override> overrides = row.overrides;
-            const bool threadsGiven = std::any_of(overrides.begin(), overrides.end(),
-                                                  [](const Override& v) { return v.key == "threads"; });
+            const bool threadsGiven =
+                std::any_of(overrides.begin(), overrides.end(),
+                            [](const Override& v) { return v.key == "threads"; });
             if (!threadsGiven && running > 1)
-                overrides.push_back({"threads", std::to_string(std::max(1, hardwareThreads() / running))});
+                overrides.push_back(
+                    {"threads", std::to_string(std::max(1, hardwareThreads() / running))});
             auto loaded = loadSceneRun(o.scenePath, overrides);
             if (!loaded) {
                 row.error = loaded.error().message;
@@ -203,19 +206,23 @@ int runSweep(SweepOptions& o) {
             for (const MeasurementResult& r : row.results) {
                 const int n = seen[r.name]++;
                 const std::string prefix = measurementFileBase(r.name, n) + ".";
-                for (const auto& [k, v] : r.scalars) row.figures[prefix + k] = v;
+                for (const auto& [k, v] : r.scalars)
+                    row.figures[prefix + k] = v;
             }
             if (auto e = saveSweepRun(sweepRunPath(o.outDir, i), row, identity)) row.error = *e;
             std::lock_guard lock(printing);
             ++finished;
             std::string label;
-            for (const Override& ov : row.overrides) label += " " + ov.key + "=" + ov.value;
+            for (const Override& ov : row.overrides)
+                label += " " + ov.key + "=" + ov.value;
             if (!o.quiet)
                 std::fprintf(stderr, "sweep [%zu/%zu]%s: %.1f s%s\n", finished, todo.size(),
                              label.c_str(), run.wallSeconds,
-                             etaText(std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                                   sweepStart).count(),
-                                     finished, todo.size()).c_str());
+                             etaText(std::chrono::duration<double>(
+                                         std::chrono::steady_clock::now() - sweepStart)
+                                         .count(),
+                                     finished, todo.size())
+                                 .c_str());
             // A run that goes wrong is reported, and the sweep goes on with the others.
             for (const RunWarning& w : run.world.warnings())
                 std::fprintf(stderr, "ndem: warning:%s: %s\n", label.c_str(), w.message.c_str());
@@ -224,8 +231,10 @@ int runSweep(SweepOptions& o) {
         }
     };
     std::vector<std::thread> threads;
-    for (int t = 0; t < running; ++t) threads.emplace_back(worker);
-    for (std::thread& t : threads) t.join();
+    for (int t = 0; t < running; ++t)
+        threads.emplace_back(worker);
+    for (std::thread& t : threads)
+        t.join();
     for (const RunRow& r : rows)
         if (!r.error.empty()) {
             std::fprintf(stderr, "ndem: error: %s\n", r.error.c_str());
@@ -242,14 +251,16 @@ int runSweep(SweepOptions& o) {
 
     // summary.csv: one row per run, swept keys as numbers (index for words), then figures.
     std::vector<std::string> figureNames;
-    for (const auto& [k, v] : rows[0].figures) figureNames.push_back(k);
+    for (const auto& [k, v] : rows[0].figures)
+        figureNames.push_back(k);
     Table summary;
     for (size_t i = 0; i < total; ++i) {
         summary["run"].push_back(static_cast<double>(i));
         for (size_t k = 0; k < o.keys.size(); ++k) {
             const auto& values = o.keys[k].values;
             const auto at = std::find(values.begin(), values.end(), rows[i].overrides[k].value);
-            summary[o.keys[k].key].push_back(numberOrIndex(rows[i].overrides[k].value, at - values.begin()));
+            summary[o.keys[k].key].push_back(
+                numberOrIndex(rows[i].overrides[k].value, at - values.begin()));
         }
         for (const std::string& f : figureNames)
             summary[f].push_back(rows[i].figures.count(f) ? rows[i].figures.at(f) : NAN);
@@ -271,12 +282,14 @@ int runSweep(SweepOptions& o) {
                 for (const auto& [suffix, table] : select(r)) {
                     Table& out = files[base + suffix];
                     size_t len = 0;
-                    for (const auto& [c, col] : table) len = std::max(len, col.size());
+                    for (const auto& [c, col] : table)
+                        len = std::max(len, col.size());
                     for (size_t j = 0; j < len; ++j) {
                         out["run"].push_back(static_cast<double>(i));
                         for (size_t k = 0; k < o.keys.size(); ++k)
                             out[o.keys[k].key].push_back(summary[o.keys[k].key][i]);
-                        for (const auto& [c, col] : table) out[c].push_back(j < col.size() ? col[j] : NAN);
+                        for (const auto& [c, col] : table)
+                            out[c].push_back(j < col.size() ? col[j] : NAN);
                     }
                 }
             }
@@ -286,7 +299,8 @@ int runSweep(SweepOptions& o) {
     auto tables = stacked([](const MeasurementResult& r) {
         std::vector<std::pair<std::string, Table>> all;
         if (!r.series.empty()) all.push_back({"", r.series});
-        for (const auto& [name, t] : r.tables) all.push_back({"_" + name, t});
+        for (const auto& [name, t] : r.tables)
+            all.push_back({"_" + name, t});
         return all;
     });
     for (const auto& [name, table] : tables)

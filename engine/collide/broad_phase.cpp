@@ -17,7 +17,8 @@ void BroadPhase::build(const std::vector<Vec3>& positions, double cellSize) {
         m_bucketOfPoint[i] = b;
         ++m_start[b + 1];
     }
-    for (size_t b = 1; b < m_start.size(); ++b) m_start[b] += m_start[b - 1];
+    for (size_t b = 1; b < m_start.size(); ++b)
+        m_start[b] += m_start[b - 1];
     m_items.resize(n);
     // Fill from the back so each bucket lists its points in ascending index order.
     m_cursor.assign(m_start.begin() + 1, m_start.end());
@@ -31,7 +32,8 @@ int BroadPhase::neighbourBuckets(const Vec3& p, std::array<std::uint32_t, 27>& o
     for (std::uint32_t b : around) {
         // Two neighbour cells can hash to one bucket: list each bucket once.
         bool duplicate = false;
-        for (int s = 0; s < count; ++s) duplicate |= (out[s] == b);
+        for (int s = 0; s < count; ++s)
+            duplicate |= (out[s] == b);
         if (!duplicate) out[count++] = b;
     }
     return count;

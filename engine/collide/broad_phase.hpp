@@ -1,21 +1,21 @@
 // Uniform-grid broad phase: O(N) build by counting sort into hashed cells, walked over the 27
-// neighbouring cells of a point or the cells of a box. Hashing makes the grid unbounded (particles may fly far)
-// without a dense cell array.
+// neighbouring cells of a point or the cells of a box. Hashing makes the grid unbounded (particles
+// may fly far) without a dense cell array.
 #pragma once
 
 #include "core/types.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 namespace ndem {
 
 class BroadPhase {
-public:
+  public:
     /// Sorts the points into cells of edge `cellSize` (m). Reuses its buffers.
     void build(const std::vector<Vec3>& positions, double cellSize);
 
@@ -25,7 +25,8 @@ public:
     /// The points of one bucket, ascending.
     template <class F>
     void forEachInBucket(std::uint32_t bucket, F&& f) const {
-        for (std::int32_t k = m_start[bucket]; k < m_start[bucket + 1]; ++k) f(m_items[k]);
+        for (std::int32_t k = m_start[bucket]; k < m_start[bucket + 1]; ++k)
+            f(m_items[k]);
     }
 
     /// Which buckets a box query has visited: one per thread that queries at once.
@@ -59,7 +60,8 @@ public:
                 static_cast<std::int64_t>(std::floor(p.z() * invCell))};
     }
     /// The bucket of cell (x, y, z) in a grid of mask + 1 buckets.
-    static std::uint32_t hashCell(std::int64_t x, std::int64_t y, std::int64_t z, std::uint32_t mask) {
+    static std::uint32_t hashCell(std::int64_t x, std::int64_t y, std::int64_t z,
+                                  std::uint32_t mask) {
         const std::uint64_t h = static_cast<std::uint64_t>(x) * 73856093ull ^
                                 static_cast<std::uint64_t>(y) * 19349663ull ^
                                 static_cast<std::uint64_t>(z) * 83492791ull;
@@ -68,12 +70,13 @@ public:
     /// The buckets of the 27 cells around c in walk order (z, then y, then x, from below),
     /// repeats included.
     static std::array<std::uint32_t, 27> bucketsAround(const std::array<std::int64_t, 3>& c,
-                                                      std::uint32_t mask) {
+                                                       std::uint32_t mask) {
         std::array<std::uint32_t, 27> out{};
         int k = 0;
         for (int dz = -1; dz <= 1; ++dz)
             for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx) out[k++] = hashCell(c[0] + dx, c[1] + dy, c[2] + dz, mask);
+                for (int dx = -1; dx <= 1; ++dx)
+                    out[k++] = hashCell(c[0] + dx, c[1] + dy, c[2] + dz, mask);
         return out;
     }
     /// The bucket mask build() uses for n points: about two buckets per point keeps chains
@@ -82,7 +85,7 @@ public:
         return std::bit_ceil(static_cast<std::uint32_t>(std::max<size_t>(2 * n, 64))) - 1;
     }
 
-private:
+  private:
     std::uint32_t bucketOf(const Vec3& p) const { return bucketOfCell(cell(p)); }
 
     double m_invCell = 1.0;
@@ -97,10 +100,12 @@ private:
 template <class F>
 void BroadPhase::forEachInBox(const Vec3& lo, const Vec3& hi, BoxStamps& stamps, F&& f) const {
     const std::array<std::int64_t, 3> a = cell(lo), b = cell(hi);
-    const double cells = double(b[0] - a[0] + 1) * double(b[1] - a[1] + 1) * double(b[2] - a[2] + 1);
+    const double cells =
+        double(b[0] - a[0] + 1) * double(b[1] - a[1] + 1) * double(b[2] - a[2] + 1);
     // A box wider than the grid has buckets: every point is a candidate anyway.
     if (cells >= double(m_mask) + 1.0) {
-        for (std::int32_t j : m_items) f(j);
+        for (std::int32_t j : m_items)
+            f(j);
         return;
     }
     std::vector<std::uint32_t>& stamp = stamps.stamp;

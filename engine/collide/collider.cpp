@@ -36,7 +36,8 @@ int firstPlace(const std::array<std::uint32_t, 28>& around, std::uint32_t b) {
     return found ? std::countr_zero(found) : 26;
 #else
     int place = 0;
-    while (place < 26 && around[place] != b) ++place;
+    while (place < 26 && around[place] != b)
+        ++place;
     return place;
 #endif
 }
@@ -45,7 +46,7 @@ int firstPlace(const std::array<std::uint32_t, 28>& around, std::uint32_t b) {
 
 // Inline: these run for every listed pair of every step.
 inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams& params, Index i,
-                           Index j) const {
+                                  Index j) const {
     const Grain& a = m_grain[i];
     const Grain& b = m_grain[j];
     // Pairs that move, even side by side, can be driven together during the solve (a
@@ -57,9 +58,11 @@ inline bool Collider::withinReach(const ParticleStore& p, const CollisionParams&
     double closing = a.speed + b.speed;
     if (params.reach != SpeculativeReach::Sum) {
         closing = (p.velocity[j] - p.velocity[i]).norm();
-        if (params.reach == SpeculativeReach::Largest) closing = std::max({closing, a.speed, b.speed});
+        if (params.reach == SpeculativeReach::Largest)
+            closing = std::max({closing, a.speed, b.speed});
     }
-    const double reach = a.radius + b.radius + params.marginFraction * std::min(a.radius, b.radius) +
+    const double reach = a.radius + b.radius +
+                         params.marginFraction * std::min(a.radius, b.radius) +
                          params.timeStep * closing;
     // Without branches (&, not &&): the caller counts what this returns.
     return (a.free | b.free) & (dist2 < reach * reach) & (dist2 > 0.0);
@@ -98,7 +101,8 @@ const NeighbourList& Collider::updateLists(const ParticleStore& p, const Collisi
     parallelFor(n, threads, [&](int begin, int end) {
         for (int i = begin; i < end; ++i) {
             m_speed[i] = p.velocity[i].norm();
-            m_grain[i] = {p.position[i], p.radius[i], m_speed[i], p.id[i], p.material[i], hasFreedom(p, i)};
+            m_grain[i] = {p.position[i], p.radius[i],   m_speed[i],
+                          p.id[i],       p.material[i], hasFreedom(p, i)};
         }
     });
     const NeighbourParams list{params.marginFraction, params.timeStep, params.skinFraction,
@@ -139,7 +143,8 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
     // Each thread filters a contiguous range of the lists; the contacts are written in range
     // order, so the set is the same for any thread count.
     m_accepted.resize(threads);
-    for (auto& a : m_accepted) a.clear();
+    for (auto& a : m_accepted)
+        a.clear();
     parallel::team(threads, [&] {
         const int t = parallel::threadIndex(), team = parallel::teamSize();
         const auto [begin, end] = parallel::share(0, n, t, team);
@@ -171,7 +176,8 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
                 // Neighbours in storage (z-order) often share a cell: hash its 27 once.
                 const auto& c = m_cell[i];
                 if (!aroundValid || c != aroundCell) {
-                    const std::array<std::uint32_t, 27> buckets = BroadPhase::bucketsAround(c, mask);
+                    const std::array<std::uint32_t, 27> buckets =
+                        BroadPhase::bucketsAround(c, mask);
                     std::copy(buckets.begin(), buckets.end(), around.begin());
                     aroundCell = c;
                     aroundValid = true;
@@ -192,7 +198,8 @@ void Collider::detect(const ParticleStore& p, const std::vector<Wall>& walls,
         }
         if (t == 0) out.resize(total);
         parallel::barrier();
-        for (const auto& [i, j] : mine) emitPair(i, j, out, first++);
+        for (const auto& [i, j] : mine)
+            emitPair(i, j, out, first++);
     });
     detectWalls(p, walls, meshes, params, out);
 }
@@ -252,11 +259,10 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
                     (params.touchingOnly ? -kTouchTolerance * 2.0 * r : -staticMargin - travel))
                     return;
                 const double d = 2.0 * r;
-                const size_t c = out.add(i, static_cast<Index>(w), nrm, point - x,
-                                         point - wall.position, overlap, d, d, p.material[i],
-                                         wall.material, wallKey(p.id[i], wallIndex, feature),
-                                         kWallContact |
-                                             (overlap >= -kTouchTolerance * d ? kTouching : 0));
+                const size_t c = out.add(
+                    i, static_cast<Index>(w), nrm, point - x, point - wall.position, overlap, d, d,
+                    p.material[i], wall.material, wallKey(p.id[i], wallIndex, feature),
+                    kWallContact | (overlap >= -kTouchTolerance * d ? kTouching : 0));
                 out.wallVelocity[c] = wallVelocity;
                 out.wallAngularVelocity[c] = wall.angularVelocity;
             };
@@ -310,9 +316,9 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
                     const size_t first = out.size();
                     mesh.forEachCandidate(local - ext, local + ext, [&](int t) {
                         const auto& tri = mesh.triangles[t];
-                        const Vec3 q = closestPointOnTriangle(local, mesh.vertices[tri[0]],
-                                                              mesh.vertices[tri[1]],
-                                                              mesh.vertices[tri[2]]);
+                        const Vec3 q =
+                            closestPointOnTriangle(local, mesh.vertices[tri[0]],
+                                                   mesh.vertices[tri[1]], mesh.vertices[tri[2]]);
                         const Vec3 d = local - q;
                         const double dist = d.norm();
                         if (dist >= reach) return;
@@ -340,9 +346,11 @@ void Collider::detectWalls(const ParticleStore& p, const std::vector<Wall>& wall
         };
         // Grains in ascending order, as a test of every grain would emit them.
         if (const std::vector<Index>* grains = wallGrains(p, wall, w, params)) {
-            for (Index i : *grains) test(i);
+            for (Index i : *grains)
+                test(i);
         } else {
-            for (size_t k = 0; k < p.size(); ++k) test(static_cast<Index>(k));
+            for (size_t k = 0; k < p.size(); ++k)
+                test(static_cast<Index>(k));
         }
     }
 }
@@ -414,7 +422,8 @@ const std::vector<Index>* Collider::wallGrains(const ParticleStore& p, const Wal
             // 10⁻⁹ above the bound: the round-off of the distances compared.
             const double reach =
                 (1.0 + 1e-9) * (r + params.marginFraction * r + params.timeStep * wallSpeed + e);
-            if (wallDistance(wall, m_neighbours.builtPosition(k), e) < reach) c.grains.push_back(static_cast<Index>(k));
+            if (wallDistance(wall, m_neighbours.builtPosition(k), e) < reach)
+                c.grains.push_back(static_cast<Index>(k));
         }
     }
     // The escaped grains (and those added since the search) are tested whatever they were;
@@ -422,7 +431,8 @@ const std::vector<Index>* Collider::wallGrains(const ParticleStore& p, const Wal
     const std::span<const std::int32_t> escaped = m_neighbours.escapedGrains();
     const bool shrunk = m_neighbours.builtCount() > p.size();
     if (escaped.empty() && !shrunk) return &c.grains;
-    const auto present = std::lower_bound(c.grains.begin(), c.grains.end(), static_cast<Index>(p.size()));
+    const auto present =
+        std::lower_bound(c.grains.begin(), c.grains.end(), static_cast<Index>(p.size()));
     m_wallGrains.clear();
     std::set_union(c.grains.begin(), present, escaped.begin(), escaped.end(),
                    std::back_inserter(m_wallGrains));

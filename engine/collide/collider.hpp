@@ -3,8 +3,8 @@
 
 #include "collide/contact_set.hpp"
 #include "collide/neighbour_list.hpp"
-#include "core/settings.hpp"
 #include "core/particles.hpp"
+#include "core/settings.hpp"
 #include "core/triangle_mesh.hpp"
 #include "core/wall.hpp"
 
@@ -33,7 +33,7 @@ struct CollisionParams {
 /// hashed grid walk (the order fixes the PGS sweep order, hence the trajectories), whatever the
 /// skin. Wall contacts follow, wall by wall, in grain order.
 class Collider {
-public:
+  public:
     void detect(const ParticleStore& particles, const std::vector<Wall>& walls,
                 const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                 ContactSet& out);
@@ -64,7 +64,7 @@ public:
                      const std::vector<TriangleMesh>& meshes, const CollisionParams& params,
                      ContactSet& out);
 
-private:
+  private:
     /// Whether spheres i and j (storage indices) can touch within the step.
     bool withinReach(const ParticleStore& p, const CollisionParams& params, Index i, Index j) const;
     /// Writes the contact of i and j as contact c.

@@ -254,7 +254,8 @@ void ContactHistory::store(const ContactSet& c, std::uint32_t ownerIds, int thre
         }
         parallel::barrier();
         if (t == 0)
-            for (size_t o = 1; o <= owners; ++o) m_start[o] += m_start[o - 1];
+            for (size_t o = 1; o <= owners; ++o)
+                m_start[o] += m_start[o - 1];
         parallel::barrier();
         for (int i = begin; i < end; ++i) {
             const std::uint32_t owner = keyOwner(c.key[i]);

@@ -12,10 +12,10 @@
 namespace ndem {
 
 enum ContactFlag : std::uint8_t {
-    kWallContact = 1u << 0,    ///< body B is a wall (bodyB is the wall index)
-    kTouching = 1u << 1,       ///< overlap δ >= 0 at detection
-    kImpact = 1u << 2,         ///< treated as an impact this step
-    kWasTouching = 1u << 3,    ///< the same contact was touching or loaded last step
+    kWallContact = 1u << 0,  ///< body B is a wall (bodyB is the wall index)
+    kTouching = 1u << 1,     ///< overlap δ >= 0 at detection
+    kImpact = 1u << 2,       ///< treated as an impact this step
+    kWasTouching = 1u << 3,  ///< the same contact was touching or loaded last step
 };
 
 /// Overlaps above −kTouchTolerance·d count as touching, so pairs placed exactly in contact
@@ -31,39 +31,41 @@ inline std::uint64_t wallKey(std::uint32_t idA, std::uint32_t wall, std::uint32_
     return (static_cast<std::uint64_t>(idA) << 32) | 0x80000000u | ((wall & 0x7FFu) << 20) |
            (feature & 0xFFFFFu);
 }
-inline std::uint32_t keyOwner(std::uint64_t key) { return static_cast<std::uint32_t>(key >> 32); }
+inline std::uint32_t keyOwner(std::uint64_t key) {
+    return static_cast<std::uint32_t>(key >> 32);
+}
 
 /// Contacts found by the narrow phase and the impulses the solvers put on them. Body A is
 /// always a particle; the normal n points from A to B; levers are contact point minus the
 /// body's reference point (particle centre, or the wall's local origin).
 struct ContactSet {
-    std::vector<Index> bodyA;              ///< particle storage index
-    std::vector<Index> bodyB;              ///< particle storage index, or wall index
-    std::vector<Vec3> normal;              ///< n, unit, A to B
-    std::vector<Vec3> leverA;              ///< contact point − x_A (m)
-    std::vector<Vec3> leverB;              ///< contact point − x_B (m)
-    std::vector<double> overlap;           ///< δ (m); negative is a gap (speculative contact)
-    std::vector<double> diameter;          ///< d of the overlap error ε_c = δ/d (m)
-    std::vector<double> effectiveDiameter; ///< d* = (1/d_a + 1/d_b)⁻¹ (m); a wall counts as ∞
+    std::vector<Index> bodyA;               ///< particle storage index
+    std::vector<Index> bodyB;               ///< particle storage index, or wall index
+    std::vector<Vec3> normal;               ///< n, unit, A to B
+    std::vector<Vec3> leverA;               ///< contact point − x_A (m)
+    std::vector<Vec3> leverB;               ///< contact point − x_B (m)
+    std::vector<double> overlap;            ///< δ (m); negative is a gap (speculative contact)
+    std::vector<double> diameter;           ///< d of the overlap error ε_c = δ/d (m)
+    std::vector<double> effectiveDiameter;  ///< d* = (1/d_a + 1/d_b)⁻¹ (m); a wall counts as ∞
     std::vector<MaterialId> materialA, materialB;
     // Set for wall contacts only (read them behind kWallContact): a pair of grains leaves
     // them unwritten, 48 bytes of the detection's writes per contact.
-    std::vector<Vec3> wallVelocity;        ///< velocity of the wall surface at the point (m/s)
-    std::vector<Vec3> wallAngularVelocity; ///< ω of the wall (rad/s)
+    std::vector<Vec3> wallVelocity;         ///< velocity of the wall surface at the point (m/s)
+    std::vector<Vec3> wallAngularVelocity;  ///< ω of the wall (rad/s)
     std::vector<std::uint64_t> key;
     std::vector<std::uint8_t> flags;
-    std::vector<std::int32_t> memory;      ///< index into last step's ContactMemory, -1 if new
+    std::vector<std::int32_t> memory;  ///< index into last step's ContactMemory, -1 if new
 
     // Results of the last step, read by measurements, warm starting and the force network.
-    std::vector<double> normalImpulse;     ///< normal impulse on B over the step (N s)
-    std::vector<Vec3> frictionImpulse;     ///< tangential impulse on B (N s), world frame
-    std::vector<Vec3> rollingImpulse;      ///< rolling/twisting angular impulse on B (N m s)
-    std::vector<double> impactImpulse;     ///< normal impulse of the impact stage (N s)
-    std::vector<double> hertzScale;        ///< s of the continuous normal row, 0 if none
+    std::vector<double> normalImpulse;  ///< normal impulse on B over the step (N s)
+    std::vector<Vec3> frictionImpulse;  ///< tangential impulse on B (N s), world frame
+    std::vector<Vec3> rollingImpulse;   ///< rolling/twisting angular impulse on B (N m s)
+    std::vector<double> impactImpulse;  ///< normal impulse of the impact stage (N s)
+    std::vector<double> hertzScale;     ///< s of the continuous normal row, 0 if none
     // The smooth DEM's springs: sized and written by its force pass only, empty otherwise
     // (clear() empties them, resize() leaves them), so the nonsmooth steps do not zero them.
-    std::vector<Vec3> tangentialSpring;    ///< smooth DEM tangential spring elongation (m)
-    std::vector<Vec3> rollingSpring;       ///< smooth DEM rolling spring angle (rad)
+    std::vector<Vec3> tangentialSpring;  ///< smooth DEM tangential spring elongation (m)
+    std::vector<Vec3> rollingSpring;     ///< smooth DEM rolling spring angle (rad)
     bool hasSprings() const {
         return tangentialSpring.size() == size() && rollingSpring.size() == size();
     }
@@ -87,9 +89,9 @@ struct ContactSet {
                MaterialId mb, std::uint64_t key, std::uint8_t flags);
 };
 
-inline void ContactSet::set(size_t c, Index a, Index b, const Vec3& n, const Vec3& la, const Vec3& lb,
-                     double delta, double d, double dStar, MaterialId ma, MaterialId mb,
-                     std::uint64_t k, std::uint8_t f) {
+inline void ContactSet::set(size_t c, Index a, Index b, const Vec3& n, const Vec3& la,
+                            const Vec3& lb, double delta, double d, double dStar, MaterialId ma,
+                            MaterialId mb, std::uint64_t k, std::uint8_t f) {
     bodyA[c] = a;
     bodyB[c] = b;
     normal[c] = n;
@@ -143,7 +145,7 @@ struct ContactMemory {
 /// contacts come in nearly the same order: reading a contact's record is then a sequential
 /// read, where records sorted by id (not the storage order of the grains) were a cache miss each.
 class ContactHistory {
-public:
+  public:
     /// Stores the results of `contacts`; ownerIds is the id range (ParticleStore::nextId()).
     /// The index lists one owner's records in contact order, whatever the thread count.
     void store(const ContactSet& contacts, std::uint32_t ownerIds, int threads = 1);
@@ -159,15 +161,15 @@ public:
     /// Saves or loads the records and their index (core/state_archive.hpp).
     void archive(StateArchive& a);
 
-private:
-    std::vector<ContactMemory> m_records;   ///< by last step's contact index
-    std::vector<std::uint8_t> m_touching;   ///< ContactMemory::touching, packed for the match
-    std::vector<std::uint64_t> m_recordKey; ///< ContactMemory::key, packed for the match
-    bool m_uniqueKeys = true;               ///< no key twice: the record after the last match may be taken
-    std::vector<std::int32_t> m_start;      ///< CSR offsets by owner id, size ownerIds + 1
-    std::vector<std::uint64_t> m_keys;      ///< the keys of each owner's records, packed
-    std::vector<std::int32_t> m_record;     ///< the records they are, beside m_keys
-    std::vector<std::int32_t> m_cursor;     ///< per thread and owner: the next slot to write
+  private:
+    std::vector<ContactMemory> m_records;    ///< by last step's contact index
+    std::vector<std::uint8_t> m_touching;    ///< ContactMemory::touching, packed for the match
+    std::vector<std::uint64_t> m_recordKey;  ///< ContactMemory::key, packed for the match
+    bool m_uniqueKeys = true;  ///< no key twice: the record after the last match may be taken
+    std::vector<std::int32_t> m_start;   ///< CSR offsets by owner id, size ownerIds + 1
+    std::vector<std::uint64_t> m_keys;   ///< the keys of each owner's records, packed
+    std::vector<std::int32_t> m_record;  ///< the records they are, beside m_keys
+    std::vector<std::int32_t> m_cursor;  ///< per thread and owner: the next slot to write
 };
 
 }  // namespace ndem

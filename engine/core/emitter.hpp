@@ -15,13 +15,13 @@ namespace ndem {
 /// Emits particles at random, non-overlapping positions inside an axis-aligned box.
 struct EmitterSpec {
     std::string name = "emitter";
-    Vec3 min = Vec3::Zero(), max = Vec3::Zero();  ///< box of the new particle centres (m)
-    double rate = 100.0;                          ///< particles per second
-    double start = 0.0;                           ///< first emission (s)
+    Vec3 min = Vec3::Zero(), max = Vec3::Zero();            ///< box of the new particle centres (m)
+    double rate = 100.0;                                    ///< particles per second
+    double start = 0.0;                                     ///< first emission (s)
     double stop = std::numeric_limits<double>::infinity();  ///< last emission (s)
-    long maxCount = 0;                            ///< total emitted, 0 = unlimited
+    long maxCount = 0;                                      ///< total emitted, 0 = unlimited
     RadiusDistribution radii;
-    Vec3 velocity = Vec3::Zero();                 ///< initial velocity (m/s)
+    Vec3 velocity = Vec3::Zero();  ///< initial velocity (m/s)
     MaterialId material = 0;
     std::uint64_t seed = 1;
 };
@@ -35,9 +35,9 @@ struct SinkSpec {
 /// An emitter with its running state.
 struct Emitter {
     EmitterSpec spec;
-    double owed = 0.0;   ///< fractional particles carried to the next step
+    double owed = 0.0;  ///< fractional particles carried to the next step
     long emitted = 0;
-    long skipped = 0;    ///< emissions given up because no free place was found
+    long skipped = 0;  ///< emissions given up because no free place was found
     Random random{1};
 };
 

@@ -14,7 +14,7 @@ struct Error {
 /// A value or an Error. Deliberately small: the engine never throws across its public API.
 template <class T>
 class Expected {
-public:
+  public:
     Expected(T value) : m_data(std::move(value)) {}
     Expected(Error error) : m_data(std::move(error)) {}
 
@@ -26,7 +26,7 @@ public:
     T* operator->() { return &value(); }
     const Error& error() const { return std::get<Error>(m_data); }
 
-private:
+  private:
     std::variant<T, Error> m_data;
 };
 

@@ -42,11 +42,10 @@ void buildDrum(const DrumSpec& spec, std::vector<Wall>& walls, std::vector<Trian
     const double apexLag = spec.toothHeight / std::tan(attack) / radius;  // steep face, radians
     for (int k = 0; k < spec.teeth; ++k) {
         const double phi0 = k * pitch, phi1 = (k + 1) * pitch, phiApex = phi1 - apexLag;
-        const Vec3 profile[3] = {
-            Vec3(radius * std::cos(phi0), radius * std::sin(phi0), 0.0),
-            Vec3((radius - spec.toothHeight) * std::cos(phiApex),
-                 (radius - spec.toothHeight) * std::sin(phiApex), 0.0),
-            Vec3(radius * std::cos(phi1), radius * std::sin(phi1), 0.0)};
+        const Vec3 profile[3] = {Vec3(radius * std::cos(phi0), radius * std::sin(phi0), 0.0),
+                                 Vec3((radius - spec.toothHeight) * std::cos(phiApex),
+                                      (radius - spec.toothHeight) * std::sin(phiApex), 0.0),
+                                 Vec3(radius * std::cos(phi1), radius * std::sin(phi1), 0.0)};
         const int first = static_cast<int>(mesh.vertices.size());
         for (const Vec3& p : profile) {
             mesh.vertices.push_back(p);

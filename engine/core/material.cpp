@@ -20,18 +20,18 @@ ContactMaterial combine(const Material& a, const Material& b) {
     c.rollingResistance = 0.5 * (a.rollingResistance + b.rollingResistance);
     c.restitution = 0.5 * (a.restitution + b.restitution);
     c.damping = 0.5 * (a.damping + b.damping);
-    c.linearStiffness = (a.linearStiffness > 0.0 && b.linearStiffness > 0.0)
-                            ? a.linearStiffness * b.linearStiffness /
-                                  (a.linearStiffness + b.linearStiffness) * 2.0
-                            : 0.0;
+    c.linearStiffness =
+        (a.linearStiffness > 0.0 && b.linearStiffness > 0.0)
+            ? a.linearStiffness * b.linearStiffness / (a.linearStiffness + b.linearStiffness) * 2.0
+            : 0.0;
     return c;
 }
 
 }  // namespace
 
 bool MaterialTable::build(const std::vector<Material>& materials,
-                          const std::vector<ContactMaterialOverride>& overrides,
-                          std::string* error, double frictionScale) {
+                          const std::vector<ContactMaterialOverride>& overrides, std::string* error,
+                          double frictionScale) {
     m_materials = materials;
     if (m_materials.empty()) m_materials.push_back(Material{});
     m_count = m_materials.size();
@@ -63,7 +63,8 @@ bool MaterialTable::build(const std::vector<Material>& materials,
             if (o.linearStiffness) c.linearStiffness = *o.linearStiffness;
         }
     }
-    for (ContactMaterial& c : m_pairs) c.friction *= frictionScale;
+    for (ContactMaterial& c : m_pairs)
+        c.friction *= frictionScale;
     return true;
 }
 

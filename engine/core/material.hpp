@@ -20,8 +20,8 @@ struct Material {
     double friction = 0.7;           ///< μ (–), Coulomb friction coefficient
     double rollingResistance = 0.0;  ///< μ_r (–), rolling/twisting resistance coefficient
     double restitution = 0.0;        ///< e (–), Newton restitution in the impact stage, [0, 1]
-    double damping = 0.0;            ///< c (s), Hertz viscous coefficient of f = k(δ^{3/2} + c δ^{1/2} δ̇)
-    double linearStiffness = 0.0;    ///< k (N/m) for the linear contact law; 0 = derive from Hertz
+    double damping = 0.0;  ///< c (s), Hertz viscous coefficient of f = k(δ^{3/2} + c δ^{1/2} δ̇)
+    double linearStiffness = 0.0;  ///< k (N/m) for the linear contact law; 0 = derive from Hertz
 };
 
 /// Properties of one material pair that override the combined defaults. Unset fields combine.
@@ -33,9 +33,9 @@ struct ContactMaterialOverride {
 
 /// What the contact laws need for one material pair, combined once per scene.
 struct ContactMaterial {
-    double elasticModulus = 0.0;     ///< E/(1−ν²) of the pair (Pa); k_n = E √(2d*)/(3(1−ν²))
-    double shearModulus = 0.0;       ///< G* (Pa) of Mindlin's tangential stiffness 8 G* √(R* δ)
-    double friction = 0.0;           ///< μ (–)
+    double elasticModulus = 0.0;  ///< E/(1−ν²) of the pair (Pa); k_n = E √(2d*)/(3(1−ν²))
+    double shearModulus = 0.0;    ///< G* (Pa) of Mindlin's tangential stiffness 8 G* √(R* δ)
+    double friction = 0.0;        ///< μ (–)
     double rollingResistance = 0.0;  ///< μ_r (–)
     double restitution = 0.0;        ///< e (–)
     double damping = 0.0;            ///< c (s)
@@ -44,11 +44,11 @@ struct ContactMaterial {
 
 /// Dense table of contact materials indexed by the two material ids (symmetric).
 class MaterialTable {
-public:
+  public:
     /// Combines every pair: moduli in series (Hertz' E* rule), the other properties as the
     /// arithmetic mean, then applies the overrides; every friction coefficient is then
-    /// multiplied by frictionScale (settings contact.frictionScale). Returns false with a message for an
-    /// override naming an unknown material.
+    /// multiplied by frictionScale (settings contact.frictionScale). Returns false with a message
+    /// for an override naming an unknown material.
     bool build(const std::vector<Material>& materials,
                const std::vector<ContactMaterialOverride>& overrides, std::string* error,
                double frictionScale = 1.0);
@@ -59,7 +59,7 @@ public:
     const std::vector<Material>& materials() const { return m_materials; }
     std::optional<MaterialId> find(const std::string& name) const;
 
-private:
+  private:
     std::vector<Material> m_materials;
     std::vector<ContactMaterial> m_pairs;
     size_t m_count = 0;

@@ -83,7 +83,9 @@ void SpinBarrier::arriveAndWait() {
 
 void SpinBarrier::waitFor(unsigned generation) {
     using Clock = std::chrono::steady_clock;
-    const auto released = [&] { return m_generation.load(std::memory_order_acquire) != generation; };
+    const auto released = [&] {
+        return m_generation.load(std::memory_order_acquire) != generation;
+    };
     // The clock is read every 64 spins only: a read costs as much as a few dozen of them.
     const auto start = Clock::now();
     for (int spin = 1;; ++spin) {
@@ -97,7 +99,8 @@ void SpinBarrier::waitFor(unsigned generation) {
         if (released()) return;
         std::this_thread::yield();
     }
-    while (!released()) m_generation.wait(generation, std::memory_order_acquire);
+    while (!released())
+        m_generation.wait(generation, std::memory_order_acquire);
 }
 
 }  // namespace parallel

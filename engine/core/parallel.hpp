@@ -35,20 +35,20 @@ int resolveThreads(int requested);
 /// between the colours of a sweep cost a scheduling delay each and two threads ran a silo
 /// step 30× slower than one.
 class ThreadGovernor {
-public:
+  public:
     /// The thread count for the next step, given the setting (0 = every core, adaptive).
     int threads(int setting);
     /// The wall time per unit of work (e.g. per row and sweep) that the last step took with
     /// `threads` threads.
     void record(int threads, double secondsPerUnit);
 
-private:
+  private:
     double m_cost[2] = {0.0, 0.0};  ///< moving average of the cost: one thread, every core
     static constexpr int kFirstProbe = 25;
     int m_sinceProbe = 0;
-    int m_probeEvery = kFirstProbe; ///< steps between probes; doubles while probes lose
-    bool m_oneWasCheaper = false;   ///< the winner of the last choice
-    bool m_probing = false;         ///< the last count returned was a probe of the other
+    int m_probeEvery = kFirstProbe;  ///< steps between probes; doubles while probes lose
+    bool m_oneWasCheaper = false;    ///< the winner of the last choice
+    bool m_probing = false;          ///< the last count returned was a probe of the other
 };
 
 namespace parallel {
@@ -62,13 +62,13 @@ namespace parallel {
 /// waits for when there are more runnable threads than cores (the app's GUI beside the
 /// step), so after kSpinSeconds it yields the core, and later sleeps on the futex.
 class SpinBarrier {
-public:
+  public:
     explicit SpinBarrier(int count) : m_count(count) {}
     /// Every thread of the team calls it; none returns before all have arrived, and what each
     /// wrote before is visible to all after (release on arrival, acquire on leaving).
     void arriveAndWait();
 
-private:
+  private:
     void waitFor(unsigned generation);
     alignas(64) std::atomic<int> m_arrived{0};
     alignas(64) std::atomic<unsigned> m_generation{0};
@@ -79,8 +79,12 @@ private:
 // libgomp is not instrumented, so ThreadSanitizer does not see its forks, barriers and joins:
 // each one is announced as a release before and an acquire after, on one token.
 inline char g_token;
-inline void release() { __tsan_release(&g_token); }
-inline void acquire() { __tsan_acquire(&g_token); }
+inline void release() {
+    __tsan_release(&g_token);
+}
+inline void acquire() {
+    __tsan_acquire(&g_token);
+}
 #else
 inline void release() {}
 inline void acquire() {}
@@ -90,8 +94,12 @@ inline void acquire() {}
 inline thread_local SpinBarrier* t_barrier = nullptr;
 
 #if defined(_OPENMP)
-inline int threadIndex() { return omp_get_thread_num(); }
-inline int teamSize() { return omp_get_num_threads(); }
+inline int threadIndex() {
+    return omp_get_thread_num();
+}
+inline int teamSize() {
+    return omp_get_num_threads();
+}
 /// All threads of the team wait here; what each wrote before is visible to all after.
 /// Not libgomp's barrier, which spins up to ~10⁵ iterations before it sleeps: on a machine
 /// with more runnable threads than cores (the app's GUI beside the step, two runs side by
@@ -101,8 +109,12 @@ inline void barrier() {
     if (t_barrier) t_barrier->arriveAndWait();
 }
 #else
-inline int threadIndex() { return 0; }
-inline int teamSize() { return 1; }
+inline int threadIndex() {
+    return 0;
+}
+inline int teamSize() {
+    return 1;
+}
 inline void barrier() {}
 #endif
 
@@ -171,7 +183,8 @@ void parallelFor(int n, int threads, F&& f) {
         return;
     }
     parallel::team(threads, [&] {
-        const auto [begin, end] = parallel::share(0, n, parallel::threadIndex(), parallel::teamSize());
+        const auto [begin, end] =
+            parallel::share(0, n, parallel::threadIndex(), parallel::teamSize());
         if (begin < end) f(begin, end);
     });
 }

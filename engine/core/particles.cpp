@@ -61,7 +61,8 @@ void swapRemove(std::vector<T>& field, size_t i) {
 template <class T>
 void applyOrder(std::vector<T>& field, const std::vector<Index>& order) {
     std::vector<T> out(field.size());
-    for (size_t i = 0; i < order.size(); ++i) out[i] = field[order[i]];
+    for (size_t i = 0; i < order.size(); ++i)
+        out[i] = field[order[i]];
     field.swap(out);
 }
 }  // namespace
@@ -98,7 +99,8 @@ void ParticleStore::permute(const std::vector<Index>& order) {
     applyOrder(flags, order);
     applyOrder(id, order);
     applyOrder(aggregate, order);
-    for (size_t i = 0; i < id.size(); ++i) m_indexOfId[id[i]] = static_cast<Index>(i);
+    for (size_t i = 0; i < id.size(); ++i)
+        m_indexOfId[id[i]] = static_cast<Index>(i);
 }
 
 void ParticleStore::archive(StateArchive& a) {
@@ -129,7 +131,8 @@ std::uint64_t stateHash(const ParticleStore& p) {
     std::uint64_t h = 1469598103934665603ull;
     auto mix = [&](const Vec3& v) {
         const auto* b = reinterpret_cast<const unsigned char*>(v.data());
-        for (size_t i = 0; i < 3 * sizeof(double); ++i) h = (h ^ b[i]) * 1099511628211ull;
+        for (size_t i = 0; i < 3 * sizeof(double); ++i)
+            h = (h ^ b[i]) * 1099511628211ull;
     };
     for (const Index k : p.indexOfId()) {
         if (k < 0) continue;  // removed

@@ -15,7 +15,8 @@ struct RadiusDistribution {
 
     double max() const {
         double m = mixture.empty() ? hi : 0.0;
-        for (const auto& entry : mixture) m = std::max(m, entry.first);
+        for (const auto& entry : mixture)
+            m = std::max(m, entry.first);
         return m;
     }
     double sample(Random& random) const {

@@ -7,7 +7,7 @@
 namespace ndem {
 
 class Random {
-public:
+  public:
     explicit Random(std::uint64_t seed) : m_state(seed) {}
     std::uint64_t next() {
         std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
@@ -21,7 +21,7 @@ public:
     /// Uniform in [lo, hi).
     double uniform(double lo, double hi) { return lo + (hi - lo) * (next() >> 11) * 0x1.0p-53; }
 
-private:
+  private:
     std::uint64_t m_state;
 };
 

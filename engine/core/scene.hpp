@@ -50,9 +50,9 @@ struct SettingsPhase {
 struct Scene {
     std::string name;
     std::string description;
-    std::string sourcePath;                 ///< the file it was loaded from, if any
+    std::string sourcePath;  ///< the file it was loaded from, if any
     StepSettings settings;
-    std::vector<SettingsPhase> phases;      ///< in order of time
+    std::vector<SettingsPhase> phases;  ///< in order of time
     std::vector<Material> materials;
     std::vector<ContactMaterialOverride> contactMaterials;
     std::vector<Wall> walls;
@@ -60,8 +60,8 @@ struct Scene {
     std::vector<ParticleSpec> particles;
     std::vector<EmitterSpec> emitters;
     std::vector<SinkSpec> sinks;
-    std::vector<SplitSensor> sensors;       ///< model reduction's split sensors
-    double duration = 1.0;                  ///< default simulated time of `ndem run` (s)
+    std::vector<SplitSensor> sensors;  ///< model reduction's split sensors
+    double duration = 1.0;             ///< default simulated time of `ndem run` (s)
     std::vector<MeasurementRequest> measurements;
 };
 

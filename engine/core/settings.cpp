@@ -42,7 +42,8 @@ struct RangeCheck {
     void operator()(const SettingInfo& info, const int& v) { check(info, v); }
     void operator()(const SettingInfo&, const bool&) {}
     void operator()(const SettingInfo& info, const Vec3& v) {
-        for (int k = 0; k < 3; ++k) check(info, v[k]);
+        for (int k = 0; k < 3; ++k)
+            check(info, v[k]);
     }
     template <class E, size_t N>
     void operator()(const SettingInfo& info, const E& v, const std::array<const char*, N>&) {
@@ -61,28 +62,34 @@ std::optional<Error> validate(const StepSettings& s) {
         return Error{std::string("settings.solver.simd: ") + kSimdLevelNames[int(s.simd)] +
                      " is not available on this CPU or build (use auto or scalar)"};
     if (!check.error && s.dimension == 2 && s.gravity.y() != 0.0)
-        return Error{"settings.gravity: a 2D scene moves in the x-z plane; gravity's y component "
-                     "must be 0"};
+        return Error{
+            "settings.gravity: a 2D scene moves in the x-z plane; gravity's y component "
+            "must be 0"};
     if (!check.error && s.dimension == 2 && s.contactLaw == ContactLaw::Hertz &&
         s.mode != StepMode::Nonsmooth)
-        return Error{"settings.contact.law: Hertz's law is for spheres; disks in the plane take "
-                     "the linear law (or mode nonsmooth)"};
+        return Error{
+            "settings.contact.law: Hertz's law is for spheres; disks in the plane take "
+            "the linear law (or mode nonsmooth)"};
     if (!check.error && s.theta < 1.0 &&
         (s.mode != StepMode::Nonsmooth || s.impactEnabled || s.reduction.enabled))
-        return Error{"settings.theta: the theta-method (theta < 1) takes mode nonsmooth, with the "
-                     "impact stage and model reduction off (its restitution (1 - theta)/theta "
-                     "replaces the impact stage's)"};
+        return Error{
+            "settings.theta: the theta-method (theta < 1) takes mode nonsmooth, with the "
+            "impact stage and model reduction off (its restitution (1 - theta)/theta "
+            "replaces the impact stage's)"};
     if (!check.error && s.dilation > 0.0 && s.slidingRule != SlidingRule::NonAssociated)
-        return Error{"settings.solver.dilation: a dilation is the non-associated rule's (set "
-                     "solver.slidingRule to non-associated)"};
+        return Error{
+            "settings.solver.dilation: a dilation is the non-associated rule's (set "
+            "solver.slidingRule to non-associated)"};
     if (!check.error && s.formulation == Formulation::Static &&
         (s.method != SolverMethod::InteriorPoint || s.mode != StepMode::Nonsmooth ||
          s.theta < 1.0 || s.reduction.enabled))
-        return Error{"settings.solver.formulation: the static formulation takes solver.method "
-                     "interior-point, mode nonsmooth, theta 1 and model reduction off"};
+        return Error{
+            "settings.solver.formulation: the static formulation takes solver.method "
+            "interior-point, mode nonsmooth, theta 1 and model reduction off"};
     if (!check.error && s.reduction.enabled && s.mode == StepMode::Smooth)
-        return Error{"settings.reduction.enabled: model reduction needs mode semi-smooth or "
-                     "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};
+        return Error{
+            "settings.reduction.enabled: model reduction needs mode semi-smooth or "
+            "nonsmooth (aggregates are solved as rigid bodies by the PGS)"};
     return check.error;
 }
 
@@ -123,7 +130,8 @@ struct CopyListed {
 
 }  // namespace
 
-void copySettings(const StepSettings& from, StepSettings& to, const std::vector<std::string>& keys) {
+void copySettings(const StepSettings& from, StepSettings& to,
+                  const std::vector<std::string>& keys) {
     FieldAddresses addresses;
     visitSettings(from, addresses);
     CopyListed copy{addresses.fields, keys};

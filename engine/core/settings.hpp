@@ -67,15 +67,14 @@ struct NullSpaceSettings {
     double eta = 0.0;
     /// ε of the elastic prediction, r_n = −(h/ε)(g + h v_n) (m/N); 0: 1/ε = 20 m̄/h²
     double compliance = 0.0;
-    double weight = 0.05;       ///< ω / ‖W‖₂ of W̃ = W + ωZ
+    double weight = 0.05;         ///< ω / ‖W‖₂ of W̃ = W + ωZ
     double multiplierStep = 0.0;  ///< NLKerGS-I's ρ (version 1); 0: λ = Nᵀr (version 2)
     NullSpaceBasis basis = NullSpaceBasis::Sparse;  ///< NLGS-Jac's N
 };
 inline constexpr std::array<const char*, 2> kSlidingRuleNames{"associated", "non-associated"};
 inline constexpr std::array<const char*, 2> kFormulationNames{"dynamic", "static"};
 inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
-inline constexpr std::array<const char*, 3> kSpeculativeReachNames{"sum", "largest",
-                                                                   "relative"};
+inline constexpr std::array<const char*, 3> kSpeculativeReachNames{"sum", "largest", "relative"};
 
 struct StepSettings {
     /// 3: spheres in space. 2: disks in the x–z plane (krabbenhoft-2012's and alart-2014's
@@ -83,21 +82,21 @@ struct StepSettings {
     /// inertias are per metre of thickness (m = ρ π r², I = m r²/2). Fixed for a run.
     int dimension = 3;
     StepMode mode = StepMode::SemiSmooth;
-    double timeStep = 0.01;                   ///< h (s)
+    double timeStep = 0.01;  ///< h (s)
     /// θ of the θ-method (krabbenhoft-2012 Sec. 2.1.1): x₁ = x₀ + h(θ v₁ + (1 − θ) v₀), the
     /// contacts holding for that displacement; restitution e = (1 − θ)/θ at every contact
     /// (Sec. 2.7). Mode nonsmooth; 1 = the implicit step of the other modes.
     double theta = 1.0;
-    Vec3 gravity = Vec3(0.0, 0.0, -9.81);     ///< g (m/s²)
-    double gravityRampTime = 0.0;             ///< ramp g from gravityRampStart to |g| (s); 0 = off
-    double gravityRampStart = 0.01;           ///< |g| at t = 0 during a ramp (m/s²)
+    Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< g (m/s²)
+    double gravityRampTime = 0.0;          ///< ramp g from gravityRampStart to |g| (s); 0 = off
+    double gravityRampStart = 0.01;        ///< |g| at t = 0 during a ramp (m/s²)
 
     ContactLaw contactLaw = ContactLaw::Hertz;
-    double contactMargin = 0.05;       ///< detection margin as a fraction of the smaller radius (–)
+    double contactMargin = 0.05;  ///< detection margin as a fraction of the smaller radius (–)
     /// Multiplies every contact's friction coefficient: sample preparation (a sample
     /// compacted frictionless is denser; a later phase sets it back to 1).
     double frictionScale = 1.0;
-    double contactSkin = 0.5;          ///< neighbour-list skin as a fraction of the radius (–)
+    double contactSkin = 0.5;  ///< neighbour-list skin as a fraction of the radius (–)
     /// Sum: a gap within h(|v_i| + |v_j|) is a speculative contact; Largest: within
     /// h·max(|v_i − v_j|, |v_i|, |v_j|); Relative: within h|v_i − v_j| (the interior-point
     /// method's large steps, krabbenhoft-2012, where absolute speeds would pair each grain with
@@ -106,10 +105,10 @@ struct StepSettings {
     /// Speculative pairs of grains whose line of centres runs through a third grain are left
     /// out (collide/line_of_sight.hpp): krabbenhoft-2012 Sec. 2.8's potential contacts.
     bool lineOfSight = false;
-    double referenceOverlap = 0.01;    ///< δ_ref/d for linearised stiffness and the smooth-DEM
-                                       ///< stability limit (–)
+    double referenceOverlap = 0.01;  ///< δ_ref/d for linearised stiffness and the smooth-DEM
+                                     ///< stability limit (–)
 
-    SolverMethod method = SolverMethod::Pgs;  ///< iteration over the rows
+    SolverMethod method = SolverMethod::Pgs;            ///< iteration over the rows
     SlidingRule slidingRule = SlidingRule::Associated;  ///< the interior-point method's rule
     double dilation = 0.0;  ///< ν of the non-associated rule, capped at each contact's μ (–)
     Formulation formulation = Formulation::Dynamic;  ///< the interior-point method's problem
@@ -128,11 +127,11 @@ struct StepSettings {
     /// off: the paper's method alone, stalls and all (krabbenhoft-2012 Fig. 9).
     bool finishStalls = true;
     SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
-    int iterations = 100;              ///< N_it, PGS sweeps per step
-    double tolerance = 0.0;            ///< stop sweeping when the mean residual is below (m/s); 0 = off
+    int iterations = 100;                     ///< N_it, PGS sweeps per step
+    double tolerance = 0.0;  ///< stop sweeping when the mean residual is below (m/s); 0 = off
     /// nlgs: stop when Alart 2014's Eq. 10 error ‖W r − v + q‖/‖q‖ is below (the paper: 10⁻³).
     double relativeTolerance = 1e-3;
-    NullSpaceSettings nullSpace;       ///< nlkergs-i, nlkergs-p, nlgs-jac
+    NullSpaceSettings nullSpace;  ///< nlkergs-i, nlkergs-p, nlgs-jac
     FrictionModel frictionModel = FrictionModel::Cone;
     SimdLevel simd = SimdLevel::Auto;  ///< instruction set of the PGS block kernel
     SolverPrecision precision = SolverPrecision::Double;  ///< number type of the sphere blocks
@@ -141,26 +140,26 @@ struct StepSettings {
     /// is measured faster (ThreadGovernor). The result does not depend on it.
     int threads = 0;
 
-    bool impactEnabled = true;         ///< run the impact stage (servin-2014 App. A)
-    double impactThreshold = 0.05;     ///< v_imp (m/s): faster new contacts are impacts
-    int impactIterations = 50;         ///< PGS sweeps of the impact stage
-    int impactDepth = 10;              ///< solve contacts within this many contacts of an
-                                       ///< impact; 0 = the whole touching network
+    bool impactEnabled = true;      ///< run the impact stage (servin-2014 App. A)
+    double impactThreshold = 0.05;  ///< v_imp (m/s): faster new contacts are impacts
+    int impactIterations = 50;      ///< PGS sweeps of the impact stage
+    int impactDepth = 10;           ///< solve contacts within this many contacts of an
+                                    ///< impact; 0 = the whole touching network
 
-    bool warmStart = false;            ///< initialise λ from history or model (wang-servin-berglund)
+    bool warmStart = false;  ///< initialise λ from history or model (wang-servin-berglund)
     WarmStartMethod warmStartMethod = WarmStartMethod::History;
-    double warmStartBeta = 0.85;       ///< β, fraction of last step's multipliers (–)
-    bool warmStartNormal = true;       ///< warm start normal rows
-    bool warmStartFriction = true;     ///< warm start friction rows
-    bool warmStartRolling = true;      ///< warm start rolling/twisting rows
-    bool warmStartVelocity = true;     ///< apply v += M⁻¹Gᵀλ₀ (Algorithm 1 line 10)
+    double warmStartBeta = 0.85;    ///< β, fraction of last step's multipliers (–)
+    bool warmStartNormal = true;    ///< warm start normal rows
+    bool warmStartFriction = true;  ///< warm start friction rows
+    bool warmStartRolling = true;   ///< warm start rolling/twisting rows
+    bool warmStartVelocity = true;  ///< apply v += M⁻¹Gᵀλ₀ (Algorithm 1 line 10)
 
     double stabilizationSteps = 2.0;   ///< n_s in τ_n = max(n_s h, c/e_H) (–)
     double frictionCompliance = 1e-6;  ///< γ_t (m/(N s)), Σ_t = γ_t/h
     double rollingCompliance = 1e-6;   ///< γ_r (rad/(N m s)), Σ_r = γ_r/h
 
-    int reorderInterval = 50;          ///< re-sort particles in space every N steps; 0 = never
-    double guardOverlap = 0.2;         ///< warn once when an overlap exceeds this / d; 0 = off
+    int reorderInterval = 50;   ///< re-sort particles in space every N steps; 0 = never
+    double guardOverlap = 0.2;  ///< warn once when an overlap exceeds this / d; 0 = off
 
     /// Adaptive model reduction (servin-wang Sec. 3, Table 2 defaults). Thresholds
     /// are on relative contact velocity (m/s, rad/s) and acceleration (m/s²); a threshold of
@@ -171,19 +170,19 @@ struct StepSettings {
         /// and the collapse's grains come to rest fully resolved before it reduces anything.
         double from = 0.0;
         // Merge (Eq. 26–28 and the acceleration bounds of Table 2).
-        double mergeNormalIncident = 2.5e-3;    ///< ξ_nv^{i-mrg} (m/s)
-        double mergeNormalSeparating = 2.5e-3;  ///< ξ_nv^{s-mrg} (m/s)
-        double mergeTangential = 2.5e-3;        ///< ξ_tv^{mrg} (m/s)
-        double mergeRolling = 0.5;              ///< ξ_rv^{mrg} (rad/s)
-        double mergeNormalAcceleration = 5.0;   ///< ξ_na^{i,s-mrg} (m/s²), 0 = no test
+        double mergeNormalIncident = 2.5e-3;       ///< ξ_nv^{i-mrg} (m/s)
+        double mergeNormalSeparating = 2.5e-3;     ///< ξ_nv^{s-mrg} (m/s)
+        double mergeTangential = 2.5e-3;           ///< ξ_tv^{mrg} (m/s)
+        double mergeRolling = 0.5;                 ///< ξ_rv^{mrg} (rad/s)
+        double mergeNormalAcceleration = 5.0;      ///< ξ_na^{i,s-mrg} (m/s²), 0 = no test
         double mergeTangentialAcceleration = 5.0;  ///< ξ_ta^{mrg} (m/s²), 0 = no test
-        bool mergeWithMovingWalls = true;       ///< co-moving material rides on a moving wall
+        bool mergeWithMovingWalls = true;          ///< co-moving material rides on a moving wall
         // Contact split (Eq. 29–31).
         bool contactSplit = true;
-        int splitDepth = 2;                     ///< N_c-spl (contacts along the network)
-        double splitNormalIncident = 0.15;      ///< ξ_nv^{i-c} (m/s)
-        double splitNormalSeparating = 0.0;     ///< ξ_nv^{s-c} (m/s), 0 = no test (paper: ∞)
-        double splitTangential = 0.15;          ///< ξ_tv^{c} (m/s)
+        int splitDepth = 2;                  ///< N_c-spl (contacts along the network)
+        double splitNormalIncident = 0.15;   ///< ξ_nv^{i-c} (m/s)
+        double splitNormalSeparating = 0.0;  ///< ξ_nv^{s-c} (m/s), 0 = no test (paper: ∞)
+        double splitTangential = 0.15;       ///< ξ_tv^{c} (m/s)
         /// ξ_rv^{c} (rad/s), 0 = no test. The paper's Table 2 has ∞; we split at 2 rad/s, because
         /// a grain rolls over a rigid aggregate without slipping (Eq. 30 never fires) and a
         /// poured pile built on its own rigid core then runs out 7–8° flatter than resolved
@@ -194,14 +193,14 @@ struct StepSettings {
         // Trial solve split (Sec. 3.2.2, Eq. 32–36): a few PGS sweeps of the fully resolved
         // system before the impact stage; members out of force balance are freed.
         bool trialSplit = false;
-        int trialIterations = 50;               ///< N_it^tr
-        double trialForce = 0.15;               ///< ξ_f^tr (–)
-        double trialTorque = 0.0;               ///< ξ_τ^tr (–), 0 = no test (paper: ∞)
-        bool trialVelocity = false;             ///< also test Eq. 32–34 on the trial velocities
-        double trialNormalIncident = 2.6;       ///< ξ_nv^{i-tr} (m/s)
-        double trialNormalSeparating = 0.26;    ///< ξ_nv^{s-tr} (m/s)
-        double trialTangential = 0.26;          ///< ξ_tv^{tr} (m/s)
-        double trialRolling = 0.0;              ///< ξ_rv^{tr} (rad/s), 0 = no test (paper: ∞)
+        int trialIterations = 50;             ///< N_it^tr
+        double trialForce = 0.15;             ///< ξ_f^tr (–)
+        double trialTorque = 0.0;             ///< ξ_τ^tr (–), 0 = no test (paper: ∞)
+        bool trialVelocity = false;           ///< also test Eq. 32–34 on the trial velocities
+        double trialNormalIncident = 2.6;     ///< ξ_nv^{i-tr} (m/s)
+        double trialNormalSeparating = 0.26;  ///< ξ_nv^{s-tr} (m/s)
+        double trialTangential = 0.26;        ///< ξ_tv^{tr} (m/s)
+        double trialRolling = 0.0;            ///< ξ_rv^{tr} (rad/s), 0 = no test (paper: ∞)
     } reduction;
 
     /// Gravity at simulated time t (m/s²), with the optional ramp applied.
@@ -329,8 +328,8 @@ void visitSettings(S& s, V&& v) {
     v(SettingInfo{"solver.tolerance", "m/s", "stop when the mean residual is below (0 = off)", 0.0},
       s.tolerance);
     v(SettingInfo{"solver.relativeTolerance", "",
-                  "nlgs: stop when Alart 2014's Eq. 10 error |W r - v + q| / |q| is below",
-                  0.0, 1.0, true},
+                  "nlgs: stop when Alart 2014's Eq. 10 error |W r - v + q| / |q| is below", 0.0,
+                  1.0, true},
       s.relativeTolerance);
     v(SettingInfo{"solver.prediction", "",
                   "zero | linear | unilateral | elastic: the null-space solvers' prediction "
@@ -397,14 +396,14 @@ void visitSettings(S& s, V&& v) {
       s.warmStartRolling);
     v(SettingInfo{"warmStart.velocity", "", "apply the warm-start impulse to the velocities"},
       s.warmStartVelocity);
-    v(SettingInfo{"regularization.stabilizationSteps", "", "n_s in tau_n = max(n_s h, c/e_H)",
-                  0.0, 1e3},
+    v(SettingInfo{"regularization.stabilizationSteps", "", "n_s in tau_n = max(n_s h, c/e_H)", 0.0,
+                  1e3},
       s.stabilizationSteps);
     v(SettingInfo{"regularization.frictionCompliance", "m/(N s)", "gamma_t, Sigma_t = gamma_t/h",
                   0.0},
       s.frictionCompliance);
-    v(SettingInfo{"regularization.rollingCompliance", "rad/(N m s)",
-                  "gamma_r, Sigma_r = gamma_r/h", 0.0},
+    v(SettingInfo{"regularization.rollingCompliance", "rad/(N m s)", "gamma_r, Sigma_r = gamma_r/h",
+                  0.0},
       s.rollingCompliance);
     v(SettingInfo{"guards.overlap", "",
                   "warn (once) when an overlap exceeds this fraction of the diameter: the time "
@@ -418,8 +417,8 @@ void visitSettings(S& s, V&& v) {
     v(SettingInfo{"reduction.enabled", "", "adaptive model reduction into rigid aggregates"},
       r.enabled);
     v(SettingInfo{"reduction.from", "s", "start reducing at this simulated time", 0.0}, r.from);
-    v(SettingInfo{"reduction.merge.normalIncident", "m/s", "xi_nv^i-mrg: merge if approaching slower",
-                  0.0},
+    v(SettingInfo{"reduction.merge.normalIncident", "m/s",
+                  "xi_nv^i-mrg: merge if approaching slower", 0.0},
       r.mergeNormalIncident);
     v(SettingInfo{"reduction.merge.normalSeparating", "m/s",
                   "xi_nv^s-mrg: merge if separating slower", 0.0},
@@ -456,17 +455,19 @@ void visitSettings(S& s, V&& v) {
       r.splitRolling);
     v(SettingInfo{"reduction.split.sensors", "", "split sensors free the members they overlap"},
       r.sensorSplit);
-    v(SettingInfo{"reduction.split.trial", "", "trial solve split: free members out of force balance"},
+    v(SettingInfo{"reduction.split.trial", "",
+                  "trial solve split: free members out of force balance"},
       r.trialSplit);
     v(SettingInfo{"reduction.trial.iterations", "", "N_it^tr: PGS sweeps of the trial solve", 1.0,
                   1e6},
       r.trialIterations);
     v(SettingInfo{"reduction.trial.force", "", "xi_f^tr: force balance bound (Eq. 35)", 0.0, 1.0},
       r.trialForce);
-    v(SettingInfo{"reduction.trial.torque", "", "xi_tau^tr: torque balance bound (Eq. 36, 0 = no test)",
-                  0.0, 1.0},
+    v(SettingInfo{"reduction.trial.torque", "",
+                  "xi_tau^tr: torque balance bound (Eq. 36, 0 = no test)", 0.0, 1.0},
       r.trialTorque);
-    v(SettingInfo{"reduction.trial.velocity", "", "also test the trial's contact velocities (Eq. 32-34)"},
+    v(SettingInfo{"reduction.trial.velocity", "",
+                  "also test the trial's contact velocities (Eq. 32-34)"},
       r.trialVelocity);
     v(SettingInfo{"reduction.trial.normalIncident", "m/s", "xi_nv^i-tr (0 = no test)", 0.0},
       r.trialNormalIncident);

@@ -16,12 +16,12 @@ struct SplitSensor {
     std::string name = "sensor";
     SensorShape shape = SensorShape::Box;
     bool enabled = true;
-    Vec3 position = Vec3::Zero();          ///< centre (m)
-    Quat orientation = Quat::Identity();   ///< local to world; a cylinder's axis is local z
+    Vec3 position = Vec3::Zero();             ///< centre (m)
+    Quat orientation = Quat::Identity();      ///< local to world; a cylinder's axis is local z
     Vec3 halfExtents = Vec3::Constant(0.05);  ///< box half extents (m)
-    double radius = 0.05;                  ///< sphere and cylinder radius (m)
-    double height = 0.1;                   ///< cylinder length along its axis, centred (m)
-    Vec3 velocity = Vec3::Zero();          ///< prescribed motion (m/s)
+    double radius = 0.05;                     ///< sphere and cylinder radius (m)
+    double height = 0.1;                      ///< cylinder length along its axis, centred (m)
+    Vec3 velocity = Vec3::Zero();             ///< prescribed motion (m/s)
 
     /// Distance from the world point x to the solid shape (0 inside) (m).
     double distance(const Vec3& x) const;

@@ -117,27 +117,31 @@ void StateArchive::field(const std::string& name, Mat3& x) {
         return;
     }
     if (loadReals(name, v, 9, 1))
-        for (int k = 0; k < 9; ++k) x.data()[k] = v[k];
+        for (int k = 0; k < 9; ++k)
+            x.data()[k] = v[k];
 }
 
 void StateArchive::field(const std::string& name, std::vector<Vec3>& x) {
     std::vector<double> v;
     if (!m_loading) {
         v.reserve(3 * x.size());
-        for (const Vec3& p : x) v.insert(v.end(), {p.x(), p.y(), p.z()});
+        for (const Vec3& p : x)
+            v.insert(v.end(), {p.x(), p.y(), p.z()});
         realArray(name, v);
         return;
     }
     if (!loadReals(name, v, 3, -1)) return;
     x.resize(v.size() / 3);
-    for (size_t i = 0; i < x.size(); ++i) x[i] = Vec3(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+    for (size_t i = 0; i < x.size(); ++i)
+        x[i] = Vec3(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
 }
 
 void StateArchive::field(const std::string& name, std::vector<Quat>& x) {
     std::vector<double> v;
     if (!m_loading) {
         v.reserve(4 * x.size());
-        for (const Quat& q : x) v.insert(v.end(), {q.w(), q.x(), q.y(), q.z()});
+        for (const Quat& q : x)
+            v.insert(v.end(), {q.w(), q.x(), q.y(), q.z()});
         realArray(name, v);
         return;
     }
@@ -151,13 +155,15 @@ void StateArchive::field(const std::string& name, std::vector<Mat3>& x) {
     std::vector<double> v;
     if (!m_loading) {
         v.reserve(9 * x.size());
-        for (const Mat3& m : x) v.insert(v.end(), m.data(), m.data() + 9);
+        for (const Mat3& m : x)
+            v.insert(v.end(), m.data(), m.data() + 9);
         realArray(name, v);
         return;
     }
     if (!loadReals(name, v, 9, -1)) return;
     x.resize(v.size() / 9);
-    for (size_t i = 0; i < x.size(); ++i) std::copy_n(v.begin() + 9 * i, 9, x[i].data());
+    for (size_t i = 0; i < x.size(); ++i)
+        std::copy_n(v.begin() + 9 * i, 9, x[i].data());
 }
 
 }  // namespace ndem

@@ -16,7 +16,7 @@
 namespace ndem {
 
 class StateArchive {
-public:
+  public:
     using Reals = std::map<std::string, std::vector<double>>;
     using Integers = std::map<std::string, std::vector<std::int64_t>>;
     using Texts = std::map<std::string, std::string>;
@@ -52,7 +52,7 @@ public:
     void field(const std::string& name, Quat& x);
     void field(const std::string& name, Mat3& x);
     template <class T>
-        requires std::is_integral_v<T> || std::is_enum_v<T>
+    requires std::is_integral_v<T> || std::is_enum_v<T>
     void field(const std::string& name, T& x) {
         std::vector<std::int64_t> v{static_cast<std::int64_t>(x)};
         integerArray(name, v);
@@ -60,15 +60,17 @@ public:
     }
     void field(const std::string& name, std::vector<double>& v) { realArray(name, v); }
     template <class T>
-        requires std::is_integral_v<T> || std::is_enum_v<T>
+    requires std::is_integral_v<T> || std::is_enum_v<T>
     void field(const std::string& name, std::vector<T>& v) {
         std::vector<std::int64_t> w(v.begin(), v.end());
         if constexpr (std::is_enum_v<T>)
-            for (size_t i = 0; i < v.size(); ++i) w[i] = static_cast<std::int64_t>(v[i]);
+            for (size_t i = 0; i < v.size(); ++i)
+                w[i] = static_cast<std::int64_t>(v[i]);
         integerArray(name, w);
         if (m_loading) {
             v.resize(w.size());
-            for (size_t i = 0; i < w.size(); ++i) v[i] = static_cast<T>(w[i]);
+            for (size_t i = 0; i < w.size(); ++i)
+                v[i] = static_cast<T>(w[i]);
         }
     }
     void field(const std::string& name, std::vector<Vec3>& v);
@@ -77,7 +79,7 @@ public:
 
     /// Names below `prefix/` while it lives.
     class Scope {
-    public:
+      public:
         Scope(StateArchive& a, const std::string& name) : m_archive(a), m_restore(a.m_prefix) {
             a.m_prefix += name + "/";
         }
@@ -85,13 +87,13 @@ public:
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
 
-    private:
+      private:
         StateArchive& m_archive;
         std::string m_restore;
     };
     [[nodiscard]] Scope scope(const std::string& name) { return Scope(*this, name); }
 
-private:
+  private:
     explicit StateArchive(bool loading) : m_loading(loading) {}
     std::string key(const std::string& name) const { return m_prefix + name; }
     /// Loads `count` × width doubles; false (and an error) if missing or of another size.

@@ -74,17 +74,17 @@ struct StepStats {
     /// NLGS sweeps of the null-space solvers' unilateral prediction (alart-2014 Sec. 3.2),
     /// besides `iterations` of their correction.
     int predictionIterations = 0;
-    double kineticEnergy = 0.0;   ///< translational + rotational, dynamic particles (J)
-    double meanOverlap = 0.0;     ///< ⟨ε_c⟩ = ⟨δ/d⟩ over touching contacts (–)
-    double maxOverlap = 0.0;      ///< max δ/d (–)
+    double kineticEnergy = 0.0;  ///< translational + rotational, dynamic particles (J)
+    double meanOverlap = 0.0;    ///< ⟨ε_c⟩ = ⟨δ/d⟩ over touching contacts (–)
+    double maxOverlap = 0.0;     ///< max δ/d (–)
     // Model reduction (servin-wang): h = 1 − Ñ_p / N_p with Ñ_p the free particles
     // plus the aggregates.
     bool reductionEnabled = false;  ///< reduction on in this step (enabled, t ≥ reduction.from)
-    double reductionLevel = 0.0;  ///< h (–)
-    int aggregates = 0;           ///< rigid aggregates after the step
-    int members = 0;              ///< particles inside aggregates after the step
-    int merged = 0;               ///< particles that joined an aggregate this step
-    int split = 0;                ///< members freed this step (contacts and sensors)
+    double reductionLevel = 0.0;    ///< h (–)
+    int aggregates = 0;             ///< rigid aggregates after the step
+    int members = 0;                ///< particles inside aggregates after the step
+    int merged = 0;                 ///< particles that joined an aggregate this step
+    int split = 0;                  ///< members freed this step (contacts and sensors)
 };
 
 }  // namespace ndem

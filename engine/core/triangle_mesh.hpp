@@ -10,7 +10,7 @@
 namespace ndem {
 
 class TriangleMesh {
-public:
+  public:
     std::vector<Vec3> vertices;                 ///< local frame (m)
     std::vector<std::array<int, 3>> triangles;  ///< vertex indices, counter-clockwise
 
@@ -25,12 +25,12 @@ public:
     Vec3 lowerBound() const { return m_lo; }
     Vec3 upperBound() const { return m_hi; }
 
-private:
+  private:
     Vec3 m_lo = Vec3::Zero(), m_hi = Vec3::Zero();
     double m_cell = 1.0;
     std::array<int, 3> m_dims{1, 1, 1};
-    std::vector<int> m_cellStart;   ///< CSR offsets, size cells + 1
-    std::vector<int> m_cellItems;   ///< triangle indices
+    std::vector<int> m_cellStart;           ///< CSR offsets, size cells + 1
+    std::vector<int> m_cellItems;           ///< triangle indices
     mutable std::vector<unsigned> m_visit;  ///< last query stamp per triangle
     mutable unsigned m_stamp = 0;
 };

@@ -33,18 +33,18 @@ struct ServoControl {
     double area = 0.0;              ///< A (m²) if no areaWalls are given
     /// A = |a−b| × |c−d| (distances along their normals); in the plane [a, b]: A = |a−b| × 1 m
     int areaWalls[4] = {-1, -1, -1, -1};
-    double gain = 1e-3;             ///< (m/s)/N, without a mass
-    double mass = 0.0;              ///< m (kg); > 0: driven by the force σA, not by the gain
+    double gain = 1e-3;  ///< (m/s)/N, without a mass
+    double mass = 0.0;   ///< m (kg); > 0: driven by the force σA, not by the gain
     /// α in (0, 1]: each step the wall moves by α (σA − R)/K, K its contacts' stiffness, so the
     /// packing's own compliance sets the pace (Yade's TriaxialStressController); 0: the gain law
     double relaxation = 0.0;
     /// γ ≥ 0, with a relaxation: each step γ (σA − R)/(K h) is added to a speed the wall learns
     /// and keeps, the integral term that removes the lag under a prescribed strain rate
     double integral = 0.0;
-    double maxSpeed = 0.1;          ///< |v| limit (m/s); a wall with a mass: after each step
+    double maxSpeed = 0.1;  ///< |v| limit (m/s); a wall with a mass: after each step
     double constantFrom = std::numeric_limits<double>::infinity();  ///< from this time (s) the
                                                                     ///< wall moves at:
-    double constantSpeed = 0.0;     ///< speed along `direction` (m/s), strain-controlled phase
+    double constantSpeed = 0.0;  ///< speed along `direction` (m/s), strain-controlled phase
 };
 
 /// A rigid, kinematic piece of geometry. Its pose moves by the prescribed velocities every step;
@@ -58,17 +58,17 @@ struct Wall {
     double stopAt = std::numeric_limits<double>::infinity();  ///< stands still from this time (s)
     ServoControl servo;
 
-    Vec3 position = Vec3::Zero();               ///< origin of the local frame (m)
-    Quat orientation = Quat::Identity();        ///< local to world rotation
-    Vec3 linearVelocity = Vec3::Zero();         ///< v (m/s) of the local origin
-    Vec3 angularVelocity = Vec3::Zero();        ///< ω (rad/s) about the local origin, world frame
-    Vec3 surfaceVelocity = Vec3::Zero();        ///< belt speed in the local frame (m/s); only its
-                                                ///< tangential part acts at a contact
+    Vec3 position = Vec3::Zero();         ///< origin of the local frame (m)
+    Quat orientation = Quat::Identity();  ///< local to world rotation
+    Vec3 linearVelocity = Vec3::Zero();   ///< v (m/s) of the local origin
+    Vec3 angularVelocity = Vec3::Zero();  ///< ω (rad/s) about the local origin, world frame
+    Vec3 surfaceVelocity = Vec3::Zero();  ///< belt speed in the local frame (m/s); only its
+                                          ///< tangential part acts at a contact
 
-    Vec3 halfExtents = Vec3::Constant(0.5);     ///< Box half extents (m)
-    double radius = 0.05;                       ///< Cylinder inner radius R (m)
-    double height = 0.1;                        ///< Cylinder length along local z (m)
-    int mesh = -1;                              ///< index of the TriangleMesh for Mesh walls
+    Vec3 halfExtents = Vec3::Constant(0.5);  ///< Box half extents (m)
+    double radius = 0.05;                    ///< Cylinder inner radius R (m)
+    double height = 0.1;                     ///< Cylinder length along local z (m)
+    int mesh = -1;                           ///< index of the TriangleMesh for Mesh walls
 
     Vec3 force = Vec3::Zero();   ///< total contact force on the wall during the last step (N)
     Vec3 torque = Vec3::Zero();  ///< total contact torque about `position`, last step (N m)
@@ -89,7 +89,8 @@ struct Wall {
     /// Advances the pose by the prescribed velocities over h (s).
     void move(double h) {
         position += h * linearVelocity;
-        if (!angularVelocity.isZero()) orientation = integrateOrientation(orientation, angularVelocity, h);
+        if (!angularVelocity.isZero())
+            orientation = integrateOrientation(orientation, angularVelocity, h);
     }
 };
 

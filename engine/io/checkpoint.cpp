@@ -3,11 +3,11 @@
 #include <hdf5.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <fcntl.h>
+#include <unistd.h>
+#include <cstdio>
 #include <filesystem>
 #include <vector>
-#include <unistd.h>
 
 namespace ndem {
 
@@ -33,7 +33,8 @@ bool checksumFrom(const std::string& path, std::uint64_t offset, std::uint64_t& 
     std::vector<unsigned char> buffer(1 << 16);
     while (ok) {
         const size_t got = std::fread(buffer.data(), 1, buffer.size(), f);
-        for (size_t k = 0; k < got; ++k) hash = (hash ^ buffer[k]) * 1099511628211ull;
+        for (size_t k = 0; k < got; ++k)
+            hash = (hash ^ buffer[k]) * 1099511628211ull;
         bytes += got;
         if (got < buffer.size()) {
             ok = std::ferror(f) == 0;
@@ -73,7 +74,8 @@ std::optional<std::string> checkSeal(const std::string& path) {
         std::sscanf(header + magic.size(), "payload %llu fnv1a64 %llx", &bytes, &hash) != 2)
         return std::string("damaged checkpoint: its header line is cut or garbled");
     std::uint64_t actualHash = 0, actualBytes = 0;
-    if (!checksumFrom(path, kHeaderBytes, actualHash, actualBytes)) return "cannot read the checkpoint";
+    if (!checksumFrom(path, kHeaderBytes, actualHash, actualBytes))
+        return "cannot read the checkpoint";
     if (actualBytes != bytes)
         return "damaged checkpoint: " + std::to_string(actualBytes) + " bytes of data where " +
                std::to_string(bytes) + " were written (cut short or appended to)";
@@ -84,7 +86,7 @@ std::optional<std::string> checkSeal(const std::string& path) {
 
 /// Closes an HDF5 handle when it goes out of scope.
 class Handle {
-public:
+  public:
     Handle(hid_t id, herr_t (*close)(hid_t)) : m_id(id), m_close(close) {}
     ~Handle() {
         if (m_id >= 0) m_close(m_id);
@@ -96,13 +98,15 @@ public:
     hid_t get() const { return m_id; }
     bool ok() const { return m_id >= 0; }
 
-private:
+  private:
     hid_t m_id;
     herr_t (*m_close)(hid_t);
 };
 
 /// HDF5 prints a stack of its own for every failed call; the errors here say it in one line.
-void silenceHdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+void silenceHdf5() {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
 
 Handle stringType() {
     Handle t(H5Tcopy(H5T_C_S1), H5Tclose);
@@ -114,9 +118,9 @@ Handle stringType() {
 bool writeString(hid_t file, const std::string& name, const std::string& value, hid_t lcpl) {
     const Handle type = stringType();
     const Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-    const Handle set(H5Dcreate2(file, name.c_str(), type.get(), space.get(), lcpl, H5P_DEFAULT,
-                                H5P_DEFAULT),
-                     H5Dclose);
+    const Handle set(
+        H5Dcreate2(file, name.c_str(), type.get(), space.get(), lcpl, H5P_DEFAULT, H5P_DEFAULT),
+        H5Dclose);
     const char* data = value.c_str();
     return set.ok() && H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data) >= 0;
 }
@@ -135,9 +139,9 @@ bool writeArray(hid_t file, const std::string& name, const std::vector<T>& v, hi
                 hid_t fileType, hid_t lcpl) {
     const hsize_t size = v.size();
     const Handle space(H5Screate_simple(1, &size, nullptr), H5Sclose);
-    const Handle set(H5Dcreate2(file, name.c_str(), fileType, space.get(), lcpl, H5P_DEFAULT,
-                                H5P_DEFAULT),
-                     H5Dclose);
+    const Handle set(
+        H5Dcreate2(file, name.c_str(), fileType, space.get(), lcpl, H5P_DEFAULT, H5P_DEFAULT),
+        H5Dclose);
     if (!set.ok()) return false;
     return v.empty() || H5Dwrite(set.get(), memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) >= 0;
 }
@@ -145,14 +149,16 @@ bool writeArray(hid_t file, const std::string& name, const std::vector<T>& v, hi
 bool writeAttribute(hid_t file, const char* name, const std::string& value) {
     const Handle type = stringType();
     const Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-    const Handle attr(H5Acreate2(file, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    const Handle attr(H5Acreate2(file, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                      H5Aclose);
     const char* data = value.c_str();
     return attr.ok() && H5Awrite(attr.get(), type.get(), &data) >= 0;
 }
 
 bool writeAttribute(hid_t file, const char* name, std::int64_t value) {
     const Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-    const Handle attr(H5Acreate2(file, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    const Handle attr(H5Acreate2(file, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                      H5Aclose);
     return attr.ok() && H5Awrite(attr.get(), H5T_NATIVE_INT64, &value) >= 0;
 }
 
@@ -192,7 +198,8 @@ bool writeFile(const std::string& path, const CheckpointScene& scene, const Stat
     const Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
     H5Pset_create_intermediate_group(lcpl.get(), 1);
     nlohmann::json overrides = nlohmann::json::array();
-    for (const Override& o : scene.overrides) overrides.push_back({{"key", o.key}, {"value", o.value}});
+    for (const Override& o : scene.overrides)
+        overrides.push_back({{"key", o.key}, {"value", o.value}});
     bool ok = writeAttribute(file.get(), "format", kFormat) &&
               writeAttribute(file.get(), "version", kVersion) &&
               writeAttribute(file.get(), "ndem", NDEM_VERSION) &&
@@ -200,9 +207,11 @@ bool writeFile(const std::string& path, const CheckpointScene& scene, const Stat
               writeString(file.get(), "scene/source", scene.source, lcpl.get()) &&
               writeString(file.get(), "scene/overrides", overrides.dump(), lcpl.get());
     for (const auto& [name, v] : state.reals())
-        ok = ok && writeArray(file.get(), "real/" + name, v, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, lcpl.get());
+        ok = ok && writeArray(file.get(), "real/" + name, v, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE,
+                              lcpl.get());
     for (const auto& [name, v] : state.integers())
-        ok = ok && writeArray(file.get(), "integer/" + name, v, H5T_NATIVE_INT64, H5T_STD_I64LE, lcpl.get());
+        ok = ok && writeArray(file.get(), "integer/" + name, v, H5T_NATIVE_INT64, H5T_STD_I64LE,
+                              lcpl.get());
     for (const auto& [name, v] : state.texts())
         ok = ok && writeString(file.get(), "text/" + name, v, lcpl.get());
     return ok && H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0;
@@ -248,11 +257,13 @@ herr_t collect(hid_t root, const char* name, const H5O_info_t* info, void* data)
     if (kind == "real") {
         std::vector<double>& v = out.reals[key];
         v.resize(size);
-        if (size > 0) status = H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+        if (size > 0)
+            status = H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
     } else {
         std::vector<std::int64_t>& v = out.integers[key];
         v.resize(size);
-        if (size > 0) status = H5Dread(set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+        if (size > 0)
+            status = H5Dread(set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
     }
     if (status < 0) {
         out.error = "'" + path + "' cannot be read as numbers";
@@ -288,7 +299,8 @@ std::optional<Error> writeCheckpoint(const std::string& path, const CheckpointSc
 Expected<Checkpoint> readCheckpoint(const std::string& path) {
     silenceHdf5();
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) return Error{path + ": no such checkpoint file"};
+    if (!std::filesystem::is_regular_file(path, ec))
+        return Error{path + ": no such checkpoint file"};
     if (auto damage = checkSeal(path)) return Error{path + ": " + *damage};
     if (H5Fis_hdf5(path.c_str()) <= 0) return Error{path + ": not a checkpoint (not an HDF5 file)"};
     const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
@@ -301,7 +313,8 @@ Expected<Checkpoint> readCheckpoint(const std::string& path) {
                      ", this ndem reads version " + std::to_string(kVersion)};
     Checkpoint c;
     auto text = [&](const char* name, std::string& out) {
-        if (H5Lexists(file.get(), "scene", H5P_DEFAULT) <= 0 || H5Lexists(file.get(), name, H5P_DEFAULT) <= 0)
+        if (H5Lexists(file.get(), "scene", H5P_DEFAULT) <= 0 ||
+            H5Lexists(file.get(), name, H5P_DEFAULT) <= 0)
             return false;
         const Handle set(H5Dopen2(file.get(), name, H5P_DEFAULT), H5Dclose);
         return set.ok() && readString(set.get(), out);
@@ -309,18 +322,22 @@ Expected<Checkpoint> readCheckpoint(const std::string& path) {
     std::string overrides;
     if (!text("scene/text", c.scene.text) || !text("scene/source", c.scene.source) ||
         !text("scene/overrides", overrides))
-        return Error{path + ": the checkpoint has no scene (scene/text, scene/source, scene/overrides)"};
+        return Error{path +
+                     ": the checkpoint has no scene (scene/text, scene/source, scene/overrides)"};
     const nlohmann::json list = nlohmann::json::parse(overrides, nullptr, false);
     if (!list.is_array()) return Error{path + ": scene/overrides is not a JSON list"};
     for (const auto& o : list) {
         if (!o.is_object() || !o.contains("key") || !o.contains("value") || !o["key"].is_string() ||
             !o["value"].is_string())
             return Error{path + ": scene/overrides: expected {\"key\", \"value\"} strings"};
-        c.scene.overrides.push_back(Override{o["key"].get<std::string>(), o["value"].get<std::string>()});
+        c.scene.overrides.push_back(
+            Override{o["key"].get<std::string>(), o["value"].get<std::string>()});
     }
     Collected collected;
     if (H5Ovisit(file.get(), H5_INDEX_NAME, H5_ITER_NATIVE, collect, &collected) < 0)
-        return Error{path + ": " + (collected.error.empty() ? std::string("cannot read the state") : collected.error)};
+        return Error{
+            path + ": " +
+            (collected.error.empty() ? std::string("cannot read the state") : collected.error)};
     c.state = StateArchive::loadingFrom(std::move(collected.reals), std::move(collected.integers),
                                         std::move(collected.texts));
     return c;

@@ -10,7 +10,8 @@ namespace ndem {
 
 std::optional<Error> writeCsv(const std::string& path, const Table& table) {
     size_t rows = 0;
-    for (const auto& [name, column] : table) rows = std::max(rows, column.size());
+    for (const auto& [name, column] : table)
+        rows = std::max(rows, column.size());
     const std::string tmp = path + ".tmp";
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

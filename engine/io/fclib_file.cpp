@@ -104,8 +104,7 @@ Expected<LocalProblem> readFclibLocal(const std::string& path) {
         return Error{path + ": problems with equality constraints (V, R, s) are not supported"};
     const fclib_matrix* W = local->W;
     if (!W || W->m != W->n || W->m <= 0 || W->m % d != 0)
-        return Error{path + ": W must be square with " + std::to_string(d) +
-                     " rows per contact"};
+        return Error{path + ": W must be square with " + std::to_string(d) + " rows per contact"};
     if (!local->q || !local->mu) return Error{path + ": q or mu is missing"};
 
     LocalProblem p;

@@ -46,7 +46,7 @@ struct Range {
 
 /// Reads the members of one JSON object. finish() refuses any key nobody asked for.
 class Fields {
-public:
+  public:
     Fields(const Json& object, std::string path) : m_object(object), m_path(std::move(path)) {
         if (!object.is_object())
             throw LoadError(m_path, "expected an object (got " + show(object) + ")");
@@ -89,7 +89,8 @@ public:
     std::string string(const std::string& key, const std::string& fallback) {
         const Json* v = raw(key);
         if (!v) return fallback;
-        if (!v->is_string()) throw LoadError(pathOf(key), "expected a string (got " + show(*v) + ")");
+        if (!v->is_string())
+            throw LoadError(pathOf(key), "expected a string (got " + show(*v) + ")");
         return v->get<std::string>();
     }
     Vec3 vec3(const std::string& key, const Vec3& fallback) {
@@ -109,7 +110,8 @@ public:
         for (size_t i = 0; i < N; ++i)
             if (s == names[i]) return static_cast<E>(i);
         std::string options;
-        for (size_t i = 0; i < N; ++i) options += (i ? " | " : "") + std::string(names[i]);
+        for (size_t i = 0; i < N; ++i)
+            options += (i ? " | " : "") + std::string(names[i]);
         throw LoadError(pathOf(key), "expected one of " + options + " (got \"" + s + "\")");
     }
 
@@ -140,7 +142,8 @@ public:
         if (!v.is_array() || v.size() != 3)
             throw LoadError(path, "expected [x, y, z] (got " + show(v) + ")");
         Vec3 out;
-        for (int k = 0; k < 3; ++k) out[k] = checkNumber(v[k], path + "." + std::to_string(k), {});
+        for (int k = 0; k < 3; ++k)
+            out[k] = checkNumber(v[k], path + "." + std::to_string(k), {});
         return out;
     }
     static std::string formatNumber(double x) {
@@ -149,7 +152,7 @@ public:
         return s.str();
     }
 
-private:
+  private:
     const Json& m_object;
     std::string m_path;
     std::set<std::string> m_used;

@@ -1,14 +1,14 @@
 #include "io/run_report.hpp"
 
-#include "world/world.hpp"
 #include "io/json_fields.hpp"
 #include "io/scene_file.hpp"
+#include "world/world.hpp"
 
 #include <cstdio>
-#include <type_traits>
-#include <utility>
 #include <filesystem>
 #include <fstream>
+#include <type_traits>
+#include <utility>
 
 namespace ndem {
 
@@ -107,10 +107,14 @@ void RunRecorder::archive(StateArchive& a) {
     archivePhases(a, "phases", m_phases);
     archiveStats(a, "last", m_last);
     for (auto [name, stat] : {std::pair<const char*, RunningStat*>{"contacts", &contacts},
-                              {"iterations", &iterations}, {"residual", &residual},
-                              {"kineticEnergy", &kineticEnergy}, {"meanOverlap", &meanOverlap},
-                              {"maxOverlap", &maxOverlap}, {"impacts", &impacts},
-                              {"reductionLevel", &reductionLevel}, {"aggregates", &aggregates},
+                              {"iterations", &iterations},
+                              {"residual", &residual},
+                              {"kineticEnergy", &kineticEnergy},
+                              {"meanOverlap", &meanOverlap},
+                              {"maxOverlap", &maxOverlap},
+                              {"impacts", &impacts},
+                              {"reductionLevel", &reductionLevel},
+                              {"aggregates", &aggregates},
                               {"members", &members}})
         archiveStat(a, name, *stat);
     if (!a.loading() || a.has("associatedFallbacks"))
@@ -123,20 +127,24 @@ void RunRecorder::archive(StateArchive& a) {
     auto column = [&](const char* name, auto member) {
         using F = std::remove_reference_t<decltype(m_samples[0].*member)>;
         std::vector<std::conditional_t<std::is_integral_v<F>, std::int64_t, double>> v;
-        for (const Sample& s : m_samples) v.push_back(s.*member);
+        for (const Sample& s : m_samples)
+            v.push_back(s.*member);
         a.field(name, v);
         if (!a.loading()) return;
         if (v.size() != m_samples.size())
             return a.fail(std::string("recorder samples of different lengths (") + name + ")");
-        for (size_t i = 0; i < v.size(); ++i) m_samples[i].*member = static_cast<F>(v[i]);
+        for (size_t i = 0; i < v.size(); ++i)
+            m_samples[i].*member = static_cast<F>(v[i]);
     };
     // The first column read decides how many samples there are.
     std::vector<double> times;
-    for (const Sample& s : m_samples) times.push_back(s.time);
+    for (const Sample& s : m_samples)
+        times.push_back(s.time);
     a.field("time", times);
     if (a.loading()) {
         m_samples.assign(times.size(), Sample{});
-        for (size_t i = 0; i < times.size(); ++i) m_samples[i].time = times[i];
+        for (size_t i = 0; i < times.size(); ++i)
+            m_samples[i].time = times[i];
     }
     column("kineticEnergy", &Sample::kineticEnergy);
     column("residual", &Sample::residual);
@@ -205,7 +213,8 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
     visitSettings(world.settings(), sw);
     report["settings"] = sw.out;
     Json sets = Json::array();
-    for (const Override& o : overrides) sets.push_back(o.key + "=" + o.value);
+    for (const Override& o : overrides)
+        sets.push_back(o.key + "=" + o.value);
     report["overrides"] = sets;
 
     const double simulated = world.time();
@@ -242,11 +251,15 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
                            {"total", p.total()}}}};
     Json warnings = Json::array();
     for (const RunWarning& w : world.warnings())
-        warnings.push_back({{"step", w.step}, {"time", w.time}, {"kind", w.kind}, {"message", w.message}});
+        warnings.push_back(
+            {{"step", w.step}, {"time", w.time}, {"kind", w.kind}, {"message", w.message}});
     report["warnings"] = warnings;
     if (const auto& d = world.divergence())
-        report["divergence"] = {{"step", d->step}, {"time", d->time}, {"particle", d->particle},
-                                {"quantity", d->quantity}, {"message", d->message}};
+        report["divergence"] = {{"step", d->step},
+                                {"time", d->time},
+                                {"particle", d->particle},
+                                {"quantity", d->quantity},
+                                {"message", d->message}};
     Json series;
     series["every"] = rec.sampleEvery();
     for (const auto& s : rec.samples()) {
@@ -268,9 +281,12 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
     Json measurements = Json::array();
     for (const auto& m : world.measurements()) {
         const MeasurementResult r = m->result();
-        measurements.push_back(
-            {{"name", r.name}, {"headline", r.headline}, {"scalars", r.scalars}, {"series", r.series},
-             {"tables", r.tables}, {"notes", r.notes}});
+        measurements.push_back({{"name", r.name},
+                                {"headline", r.headline},
+                                {"scalars", r.scalars},
+                                {"series", r.series},
+                                {"tables", r.tables},
+                                {"notes", r.notes}});
     }
     report["measurements"] = measurements;
 

@@ -33,7 +33,7 @@ struct RunningStat {
 /// Collects the StepStats of a run: aggregates every step, keeps a time series of every
 /// `sampleEvery`-th step (so reports stay small for long runs).
 class RunRecorder {
-public:
+  public:
     explicit RunRecorder(long sampleEvery = 1) : m_every(sampleEvery < 1 ? 1 : sampleEvery) {}
     void record(const StepStats& s);
 
@@ -42,16 +42,16 @@ public:
     const StepStats& last() const { return m_last; }
     RunningStat contacts, iterations, residual, kineticEnergy, meanOverlap, maxOverlap, impacts;
     RunningStat reductionLevel, aggregates, members;  ///< model reduction
-    long associatedFallbacks = 0;  ///< steps with StepStats::associatedFallback
-    long servosClosingIn = 0;      ///< steps with StepStats::servosClosingIn
-    long staticRunawaySteps = 0;   ///< steps with StepStats::staticRunaways
+    long associatedFallbacks = 0;                     ///< steps with StepStats::associatedFallback
+    long servosClosingIn = 0;                         ///< steps with StepStats::servosClosingIn
+    long staticRunawaySteps = 0;                      ///< steps with StepStats::staticRunaways
 
     struct Sample {
         double time, kineticEnergy, residual, meanOverlap, maxOverlap, stepSeconds;
         int contacts, iterations, impacts;
         double reductionLevel;
         int aggregates;
-        double newtonResidual;  ///< StepStats::newtonResidual
+        double newtonResidual;   ///< StepStats::newtonResidual
         int associatedFallback;  ///< StepStats::associatedFallback
     };
     const std::vector<Sample>& samples() const { return m_samples; }
@@ -60,7 +60,7 @@ public:
     /// checkpoint keeps its statistics, core/state_archive.hpp).
     void archive(StateArchive& a);
 
-private:
+  private:
     long m_every;
     long m_steps = 0;
     PhaseTimes m_phases;

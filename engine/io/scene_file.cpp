@@ -36,14 +36,15 @@ constexpr double kMaxGeneratedParticles = 4e6;
 void checkRoomFor(const Scene& scene, double more, const std::string& path) {
     if (static_cast<double>(scene.particles.size()) + more > kMaxGeneratedParticles)
         throw LoadError(path, "would take the scene to " +
-                                  std::to_string(static_cast<long long>(static_cast<double>(scene.particles.size()) + more)) +
+                                  std::to_string(static_cast<long long>(
+                                      static_cast<double>(scene.particles.size()) + more)) +
                                   " particles, more than the 4000000 a scene file may generate");
 }
 
-const char* const kSections[] = {"name",      "description",      "duration", "settings",
-                                 "materials", "contactMaterials", "walls",    "particles",
-                                 "emitters",  "sinks",            "sensors",  "measurements",
-                                 "phases"};
+const char* const kSections[] = {
+    "name",  "description", "duration", "settings", "materials", "contactMaterials",
+    "walls", "particles",   "emitters", "sinks",    "sensors",   "measurements",
+    "phases"};
 
 // ---------------------------------------------------------------------------------------
 // --set overrides on the JSON tree
@@ -53,7 +54,8 @@ std::vector<std::string> splitKey(const std::string& key) {
     std::vector<std::string> parts;
     std::stringstream ss(key);
     std::string part;
-    while (std::getline(ss, part, '.')) parts.push_back(part);
+    while (std::getline(ss, part, '.'))
+        parts.push_back(part);
     return parts;
 }
 
@@ -171,7 +173,8 @@ struct SettingsReader {
 };
 
 /// The settings object at `where` on top of `base`; `keys` receives the keys it sets.
-StepSettings readSettings(const Json* j, StepSettings base = {}, const std::string& where = "settings",
+StepSettings readSettings(const Json* j, StepSettings base = {},
+                          const std::string& where = "settings",
                           std::vector<std::string>* keys = nullptr) {
     StepSettings s = base;
     if (!j) return s;
@@ -198,11 +201,11 @@ void readPhases(const Json* j, Scene& scene) {
         SettingsPhase phase;
         phase.at = f.number("at", 0.0, Range{last, std::numeric_limits<double>::infinity(), i > 0});
         const Json* settings = f.raw("settings");
-        if (!settings) throw LoadError(f.pathOf("settings"), "missing (the settings this phase sets)");
+        if (!settings)
+            throw LoadError(f.pathOf("settings"), "missing (the settings this phase sets)");
         phase.settings = readSettings(settings, current, f.pathOf("settings"), &phase.keys);
         f.finish();
-        if (auto e = validate(phase.settings))
-            throw LoadError(f.pathOf("settings"), e->message);
+        if (auto e = validate(phase.settings)) throw LoadError(f.pathOf("settings"), e->message);
         if (phase.settings.dimension != scene.settings.dimension)
             throw LoadError(f.pathOf("settings.dimension"), "fixed for a run");
         current = phase.settings;
@@ -221,7 +224,8 @@ std::vector<Material> readMaterials(const Json* j) {
         m.name = f.string("name", "");
         if (m.name.empty()) throw LoadError(f.pathOf("name"), "every material needs a name");
         for (const Material& other : out)
-            if (other.name == m.name) throw LoadError(f.pathOf("name"), "duplicate material '" + m.name + "'");
+            if (other.name == m.name)
+                throw LoadError(f.pathOf("name"), "duplicate material '" + m.name + "'");
         m.density = f.number("density", m.density, kPositive);
         m.youngsModulus = f.number("youngsModulus", m.youngsModulus, kPositive);
         m.poissonRatio = f.number("poissonRatio", m.poissonRatio, Range{0.0, 0.5, false, true});
@@ -297,7 +301,8 @@ void readBox(Fields& f, Vec3& lo, Vec3& hi) {
 }
 
 /// Stress control of a wall; `walls` is the whole walls array (names for areaWalls).
-ServoControl readServo(const Json& j, const std::string& path, const Wall& wall, const Json& walls) {
+ServoControl readServo(const Json& j, const std::string& path, const Wall& wall,
+                       const Json& walls) {
     Fields f(j, path);
     ServoControl s;
     s.active = true;
@@ -308,7 +313,8 @@ ServoControl readServo(const Json& j, const std::string& path, const Wall& wall,
     s.relaxation = f.number("relaxation", s.relaxation, kUnit);
     s.integral = f.number("integral", s.integral, kUnit);
     if (s.integral > 0.0 && s.relaxation <= 0.0)
-        throw LoadError(f.pathOf("integral"), "needs a relaxation (the integral term scales by the same stiffness)");
+        throw LoadError(f.pathOf("integral"),
+                        "needs a relaxation (the integral term scales by the same stiffness)");
     if (s.mass > 0.0 && s.relaxation > 0.0)
         throw LoadError(f.pathOf("relaxation"), "give a mass or a relaxation, not both");
     s.maxSpeed = f.number("maxSpeed", s.maxSpeed, kPositive);
@@ -321,9 +327,11 @@ ServoControl readServo(const Json& j, const std::string& path, const Wall& wall,
         for (int k = 0; k < static_cast<int>(names->size()); ++k) {
             const std::string name = (*names)[k].is_string() ? (*names)[k].get<std::string>() : "";
             for (size_t w = 0; w < walls.size(); ++w)
-                if (walls[w].is_object() && walls[w].value("name", "") == name) s.areaWalls[k] = static_cast<int>(w);
+                if (walls[w].is_object() && walls[w].value("name", "") == name)
+                    s.areaWalls[k] = static_cast<int>(w);
             if (s.areaWalls[k] < 0)
-                throw LoadError(f.pathOf("areaWalls") + "." + std::to_string(k), "no wall named \"" + name + "\"");
+                throw LoadError(f.pathOf("areaWalls") + "." + std::to_string(k),
+                                "no wall named \"" + name + "\"");
         }
     } else {
         s.area = f.number("area", 0.0, kPositive);
@@ -410,7 +418,8 @@ void readWalls(const Json* j, const std::vector<Material>& materials, Scene& sce
                 for (int c = 0; c < 3; ++c) {
                     if (!tri[c].is_number_integer() || tri[c].get<long>() < 0 ||
                         tri[c].get<size_t>() >= mesh.vertices.size())
-                        throw LoadError(at, "vertex index out of range (got " + io::show(tri) + ")");
+                        throw LoadError(at,
+                                        "vertex index out of range (got " + io::show(tri) + ")");
                     ids[c] = tri[c].get<int>();
                 }
                 mesh.triangles.push_back(ids);
@@ -419,8 +428,8 @@ void readWalls(const Json* j, const std::vector<Material>& materials, Scene& sce
             w.mesh = static_cast<int>(scene.meshes.size());
             scene.meshes.push_back(std::move(mesh));
         } else {
-            throw LoadError(f.pathOf("type"), "expected plane | box | cylinder | mesh | drum (got \"" +
-                                                  type + "\")");
+            throw LoadError(f.pathOf("type"),
+                            "expected plane | box | cylinder | mesh | drum (got \"" + type + "\")");
         }
         if (servo) w.servo = readServo(*servo, f.pathOf("servo"), w, *j);
         f.finish();
@@ -431,8 +440,7 @@ void readWalls(const Json* j, const std::vector<Material>& materials, Scene& sce
 RadiusDistribution readRadii(Fields& f) {
     RadiusDistribution d;
     const int given = f.has("radius") + f.has("radiusRange") + f.has("radii");
-    if (given != 1)
-        throw LoadError(f.path(), "give exactly one of radius, radiusRange, radii");
+    if (given != 1) throw LoadError(f.path(), "give exactly one of radius, radiusRange, radii");
     if (f.has("radius")) {
         d.lo = d.hi = f.number("radius", 0.0, kPositive);
     } else if (f.has("radiusRange")) {
@@ -527,7 +535,8 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
                 lo = base.cwiseMin(base + height * axis) - cylRadius * radial;
                 hi = base.cwiseMax(base + height * axis) + cylRadius * radial;
             } else {
-                throw LoadError(rf.pathOf("shape"), "expected box | cylinder (got \"" + shape + "\")");
+                throw LoadError(rf.pathOf("shape"),
+                                "expected box | cylinder (got \"" + shape + "\")");
             }
             rf.finish();
             // A 2D scene's lattice is the region's cut by the plane y = 0 (a box's rectangle, a
@@ -537,14 +546,16 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
                 const double m = 0.5 * spacing;
                 if (shape == "box") {
                     for (int c = 0; c < 3; ++c)
-                        if (!(planar && c == 1) && (p[c] - lo[c] < m - 1e-12 || hi[c] - p[c] < m - 1e-12))
+                        if (!(planar && c == 1) &&
+                            (p[c] - lo[c] < m - 1e-12 || hi[c] - p[c] < m - 1e-12))
                             return false;
                     return true;
                 }
                 if (planar && std::abs(std::abs(axis.y()) - 1.0) < 1e-12)
                     return std::hypot(p.x() - base.x(), p.z() - base.z()) <= cylRadius - m;
                 const double along = (p - base).dot(axis);
-                return along >= m && along <= height - m && (p - base - along * axis).norm() <= cylRadius - m;
+                return along >= m && along <= height - m &&
+                       (p - base - along * axis).norm() <= cylRadius - m;
             };
             // Counted in doubles: a region millions of spacings wide overflows an int. The lattice
             // is scanned layer by layer from the bottom and stops once `count` points are found,
@@ -553,9 +564,10 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
             if (planar) cells.y() = 1.0;
             const double maxScan = 2.0 * kMaxGeneratedParticles;
             const auto tooMany = [&] {
-                return LoadError(f.pathOf("region"),
-                                 "holds more than 8000000 lattice points at this spacing below the grains asked "
-                                 "for: shrink the region, widen the spacing or give a smaller count");
+                return LoadError(
+                    f.pathOf("region"),
+                    "holds more than 8000000 lattice points at this spacing below the grains asked "
+                    "for: shrink the region, widen the spacing or give a smaller count");
             };
             if (!(cells.x() * cells.y() <= maxScan)) throw tooMany();
             // Centre the lattice in the bounding box: a narrow cylinder keeps its symmetric
@@ -578,8 +590,9 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
             std::stable_sort(points.begin(), points.end(),
                              [](const Vec3& a, const Vec3& b) { return a.z() < b.z(); });
             if (count > 0 && static_cast<size_t>(count) > points.size())
-                throw LoadError(f.pathOf("count"), "the region holds only " + std::to_string(points.size()) +
-                                                       " particles (got " + std::to_string(count) + ")");
+                throw LoadError(f.pathOf("count"),
+                                "the region holds only " + std::to_string(points.size()) +
+                                    " particles (got " + std::to_string(count) + ")");
             const size_t take = count > 0 ? static_cast<size_t>(count) : points.size();
             checkRoomFor(scene, static_cast<double>(take), f.pathOf("count"));
             for (size_t k = 0; k < take; ++k) {
@@ -591,7 +604,8 @@ void readParticles(const Json* j, const std::vector<Material>& materials, Scene&
                 scene.particles.push_back(p);
             }
         } else {
-            throw LoadError(f.pathOf("type"), "expected list | column | lattice (got \"" + type + "\")");
+            throw LoadError(f.pathOf("type"),
+                            "expected list | column | lattice (got \"" + type + "\")");
         }
         f.finish();
     }
@@ -605,13 +619,15 @@ void readEmitters(const Json* j, const std::vector<Material>& materials, Scene& 
         EmitterSpec e;
         e.name = f.string("name", "emitter" + std::to_string(i));
         const Json* region = f.raw("region");
-        if (!region) throw LoadError(f.pathOf("region"), "missing ({\"min\": [...], \"max\": [...]})");
+        if (!region)
+            throw LoadError(f.pathOf("region"), "missing ({\"min\": [...], \"max\": [...]})");
         Fields rf(*region, f.pathOf("region"));
         readBox(rf, e.min, e.max);
         rf.finish();
         e.rate = f.number("rate", e.rate, kPositive);
         e.start = f.number("start", e.start, kNonNegative);
-        e.stop = f.number("stop", e.stop, Range{e.start, std::numeric_limits<double>::infinity(), true});
+        e.stop =
+            f.number("stop", e.stop, Range{e.start, std::numeric_limits<double>::infinity(), true});
         e.maxCount = f.integer("maxCount", 0, Range{0.0, 1e9});
         e.radii = readRadii(f);
         e.velocity = f.vec3("velocity", e.velocity);
@@ -661,7 +677,8 @@ void readSensors(const Json* j, Scene& scene) {
             s.height = f.number("height", s.height, kPositive);
             s.orientation = readOrientation(f, f.direction("axis", Vec3::UnitZ()));
         } else {
-            throw LoadError(f.pathOf("type"), "expected box | sphere | cylinder (got \"" + type + "\")");
+            throw LoadError(f.pathOf("type"),
+                            "expected box | sphere | cylinder (got \"" + type + "\")");
         }
         f.finish();
         scene.sensors.push_back(s);
@@ -687,7 +704,9 @@ void readMeasurements(const Json* j, Scene& scene) {
                                                    [](const Json& x) { return x.is_number(); }))
                 r.lists.push_back({it.key(), it->get<std::vector<double>>()});
             else
-                throw LoadError(at + "." + it.key(), "expected a number, a string or a list of numbers (got " + io::show(*it) + ")");
+                throw LoadError(
+                    at + "." + it.key(),
+                    "expected a number, a string or a list of numbers (got " + io::show(*it) + ")");
         }
         if (auto e = checkMeasurementRequest(r)) throw LoadError(at, *e);
         scene.measurements.push_back(r);
@@ -759,14 +778,14 @@ std::optional<size_t> tooDeep(const std::string& text) {
 
 Expected<Override> parseOverride(const std::string& text) {
     const size_t eq = text.find('=');
-    if (eq == std::string::npos || eq == 0)
-        return Error{"--set " + text + ": expected key=value"};
+    if (eq == std::string::npos || eq == 0) return Error{"--set " + text + ": expected key=value"};
     return Override{text.substr(0, eq), text.substr(eq + 1)};
 }
 
 Expected<Override> parseThreadsFlag(const std::string& text) {
-    const bool digits = !text.empty() && text.size() <= 5 &&
-                        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits =
+        !text.empty() && text.size() <= 5 &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
     const int n = digits ? std::stoi(text) : 0;
     if (n < 1 || n > kMaxThreads)
         return Error{"--threads " + text + ": expected a whole number of threads from 1 to " +
@@ -777,8 +796,9 @@ Expected<Override> parseThreadsFlag(const std::string& text) {
 Expected<Scene> parseSceneText(const std::string& text, const std::string& source,
                                const std::vector<Override>& overrides) {
     if (const auto at = tooDeep(text))
-        return Error{source + ":" + lineColumn(text, *at) + ": arrays and objects nested more than " +
-                     std::to_string(kMaxNesting) + " levels deep"};
+        return Error{source + ":" + lineColumn(text, *at) +
+                     ": arrays and objects nested more than " + std::to_string(kMaxNesting) +
+                     " levels deep"};
     for (const Override& o : overrides)
         if (tooDeep(o.value))
             return Error{"--set " + o.key + ": the value nests arrays and objects more than " +
@@ -789,14 +809,15 @@ Expected<Scene> parseSceneText(const std::string& text, const std::string& sourc
     } catch (const Json::parse_error& e) {
         std::string what = e.what();
         const size_t cut = what.find("parse error");
-        return Error{source + ":" + lineColumn(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON: " +
-                     (cut == std::string::npos ? what : what.substr(cut))};
+        return Error{source + ":" + lineColumn(text, e.byte > 0 ? e.byte - 1 : 0) +
+                     ": invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut))};
     } catch (const Json::out_of_range& e) {
         // A number beyond a double (1e500): the message quotes it, so it can be found.
         std::string what = e.what();
         const size_t open = what.find('\''), close = what.rfind('\'');
-        const std::string literal =
-            open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+        const std::string literal = open != std::string::npos && close > open
+                                        ? what.substr(open + 1, close - open - 1)
+                                        : "";
         const size_t at = literal.empty() ? std::string::npos : text.find(literal);
         const size_t cut = what.find("] ");
         return Error{source + (at == std::string::npos ? "" : ":" + lineColumn(text, at)) +
@@ -817,8 +838,8 @@ Expected<Scene> parseSceneText(const std::string& text, const std::string& sourc
     } catch (const LoadError& e) {
         // Blame the --set whose key is (a prefix of) the failing key, else the file.
         for (const auto& [path, o] : overridden)
-            if (e.path == path || e.path.rfind(path + ".", 0) == 0 || path.rfind(e.path + ".", 0) == 0 ||
-                ("settings." + o->key) == e.path)
+            if (e.path == path || e.path.rfind(path + ".", 0) == 0 ||
+                path.rfind(e.path + ".", 0) == 0 || ("settings." + o->key) == e.path)
                 return Error{"--set " + o->key + "=" + o->value + ": " + e.path + ": " + e.what()};
         return Error{source + ": " + (e.path.empty() ? "" : e.path + ": ") + e.what()};
     } catch (const std::exception& e) {

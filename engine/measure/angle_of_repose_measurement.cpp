@@ -2,11 +2,11 @@
 // along x such as the one on the conveyor of servin-wang (Sec. 4: "the average
 // inclination of the pile surface defined by the surface particles in the mid section of the
 // conveyor, neglecting particles resting directly on the conveyor surface").
-#include "world/world.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"
+#include "world/world.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +30,7 @@ struct PileShape {
 };
 
 class AngleOfReposeMeasurement final : public Measurement {
-public:
+  public:
     AngleOfReposeMeasurement(PileShape shape, SampleWindow window)
         : m_shape(shape), m_window(window) {}
 
@@ -129,7 +129,7 @@ public:
         archiveTable(a, "surface", m_surface);
     }
 
-private:
+  private:
     PileShape m_shape;
     SampleWindow m_window;
     std::vector<double> m_s, m_top;  ///< per retained particle, reused between samples (m)

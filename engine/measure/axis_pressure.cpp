@@ -1,13 +1,13 @@
 // The Janssen profile along the centre axis of a silo (servin-2014 Sec. 5.1, Fig. 4): the
-// Love–Weber contact stress of the grains in slices of a central column, against depth. Where wallPressure
-// sees the horizontal stress at the wall, this sees the stress inside the material. In the
-// plane the column is a strip about the middle line of a bin (SiloFrame), its stresses per
+// Love–Weber contact stress of the grains in slices of a central column, against depth. Where
+// wallPressure sees the horizontal stress at the wall, this sees the stress inside the material. In
+// the plane the column is a strip about the middle line of a bin (SiloFrame), its stresses per
 // metre of thickness, the pressure the mean of σ_xx and σ_zz.
-#include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
+#include "world/world.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -18,7 +18,7 @@ namespace ndem {
 namespace {
 
 class AxisPressureMeasurement final : public Measurement {
-public:
+  public:
     AxisPressureMeasurement(SiloWalls silo, std::string wallName, double radius, double slice,
                             SampleWindow window)
         : m_silo(silo),
@@ -156,7 +156,7 @@ public:
         m_fill.archive(a);
     }
 
-private:
+  private:
     SiloWalls m_silo;  ///< across ≥ 0: a bin in the plane
     std::string m_name;
     double m_radius, m_slice;  ///< (m); 0 until the first sample fixes the default

@@ -1,14 +1,14 @@
 // Measurements that follow single bodies or walls: a particle's trajectory, a two-body
 // restitution, the force on a wall, and the height of a resting column against Hertz theory.
-#include "world/world.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "solve/contact_law.hpp"
+#include "world/world.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace ndem {
 
@@ -16,7 +16,7 @@ namespace {
 
 /// Position and velocity of one particle (by stable id), sampled every `every` steps.
 class TrackMeasurement final : public Measurement {
-public:
+  public:
     TrackMeasurement(std::uint32_t id, int every) : m_id(id), m_every(every) {}
     std::string name() const override { return "track"; }
     void sample(const World& world, const StepStats& stats) override {
@@ -42,8 +42,9 @@ public:
         r.scalars["particle"] = m_id;
         if (!m_r.series.empty()) {
             char line[160];
-            std::snprintf(line, sizeof line, "particle %u ends at (%.4g, %.4g, %.4g) m moving %.4g m/s",
-                          m_id, r.scalars["finalX"], r.scalars["finalY"], r.scalars["finalZ"],
+            std::snprintf(line, sizeof line,
+                          "particle %u ends at (%.4g, %.4g, %.4g) m moving %.4g m/s", m_id,
+                          r.scalars["finalX"], r.scalars["finalY"], r.scalars["finalZ"],
                           r.scalars["finalSpeed"]);
             r.headline = line;
         }
@@ -51,7 +52,7 @@ public:
     }
     void archive(StateArchive& a) override { archiveResult(a, "result", m_r); }
 
-private:
+  private:
     std::uint32_t m_id;
     int m_every;
     MeasurementResult m_r;
@@ -60,7 +61,7 @@ private:
 /// Relative normal speed of two particles before their first contact and after they part:
 /// the measured coefficient of restitution.
 class RestitutionMeasurement final : public Measurement {
-public:
+  public:
     RestitutionMeasurement(std::uint32_t a, std::uint32_t b) : m_a(a), m_b(b) {}
     std::string name() const override { return "restitution"; }
     void sample(const World& world, const StepStats&) override {
@@ -92,7 +93,8 @@ public:
         r.scalars["restitution"] = (m_done && m_before < 0.0) ? m_after / -m_before : 0.0;
         char line[160];
         if (m_done)
-            std::snprintf(line, sizeof line, "restitution %.4f (approach %.4g m/s, separation %.4g m/s)",
+            std::snprintf(line, sizeof line,
+                          "restitution %.4f (approach %.4g m/s, separation %.4g m/s)",
                           r.scalars["restitution"], -m_before, m_after);
         else
             std::snprintf(line, sizeof line, "the pair did not separate during the run");
@@ -107,7 +109,7 @@ public:
         a.field("done", m_done);
     }
 
-private:
+  private:
     std::uint32_t m_a, m_b;
     double m_before = 0.0, m_after = 0.0;
     bool m_touched = false, m_done = false;
@@ -115,7 +117,7 @@ private:
 
 /// Contact force on one wall, every `every` steps, and its mean over the run.
 class WallForceMeasurement final : public Measurement {
-public:
+  public:
     WallForceMeasurement(int wall, std::string wallName, int every)
         : m_wall(wall), m_name(std::move(wallName)), m_every(every) {}
     std::string name() const override { return "wallForce"; }
@@ -168,7 +170,7 @@ public:
         archiveResult(a, "result", m_r);
     }
 
-private:
+  private:
     int m_wall;
     std::string m_name;
     int m_every;
@@ -180,13 +182,14 @@ private:
 /// Height of a vertical column resting on a plane against the Hertz prediction, and the
 /// column-height error ε_l = (l − l_Nit)/l of wang-servin-berglund (Eq. 12).
 class ColumnHeightMeasurement final : public Measurement {
-public:
+  public:
     std::string name() const override { return "columnHeight"; }
     void sample(const World& world, const StepStats& stats) override {
         const auto& p = world.particles();
         if (p.empty()) return;
         std::vector<Index> order(p.size());
-        for (size_t i = 0; i < p.size(); ++i) order[i] = static_cast<Index>(i);
+        for (size_t i = 0; i < p.size(); ++i)
+            order[i] = static_cast<Index>(i);
         std::sort(order.begin(), order.end(),
                   [&](Index a, Index b) { return p.position[a].z() < p.position[b].z(); });
         const Index top = order.back();
@@ -195,8 +198,8 @@ public:
         // sphere rests on the first wall (a wall counts as d* = d).
         const double g = world.gravity().norm();
         const StepSettings& s = world.settings();
-        const MaterialId wallMaterial = world.walls().empty() ? p.material[order[0]]
-                                                              : world.walls()[0].material;
+        const MaterialId wallMaterial =
+            world.walls().empty() ? p.material[order[0]] : world.walls()[0].material;
         double height = 0.0, above = 0.0;
         for (size_t k = order.size(); k-- > 0;) {
             const Index i = order[k];
@@ -229,8 +232,8 @@ public:
         r.scalars["heightError"] = m_analytic > 0.0 ? (m_analytic - m_height) / m_analytic : 0.0;
         char line[160];
         std::snprintf(line, sizeof line,
-                      "column height %.6g m, Hertz theory %.6g m, error eps_l = %.3g",
-                      m_height, m_analytic, r.scalars["heightError"]);
+                      "column height %.6g m, Hertz theory %.6g m, error eps_l = %.3g", m_height,
+                      m_analytic, r.scalars["heightError"]);
         r.headline = line;
         return r;
     }
@@ -240,7 +243,7 @@ public:
         archiveResult(a, "result", m_r);
     }
 
-private:
+  private:
     double m_height = 0.0, m_analytic = 0.0;
     MeasurementResult m_r;
 };
@@ -254,7 +257,9 @@ std::optional<std::uint32_t> particleId(const MeasurementRequest& r, const char*
     return static_cast<std::uint32_t>(id);
 }
 
-int every(const MeasurementRequest& r) { return std::max(1, static_cast<int>(r.number("every", 1.0))); }
+int every(const MeasurementRequest& r) {
+    return std::max(1, static_cast<int>(r.number("every", 1.0)));
+}
 
 }  // namespace
 

@@ -2,9 +2,9 @@
 // Sec. 4.4), or of four in the plane (biaxial test, krabbenhoft-2012 Sec. 5.2, stresses per
 // metre of thickness): σ_i = mean push of the two walls facing along i / the cell's
 // cross-section; the mobilised friction angle sin φ = (σ1 − σ3)/(σ1 + σ3) (Eq. 58).
-#include "world/world.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
+#include "world/world.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,7 +18,7 @@ namespace ndem {
 namespace {
 
 class CellStress final : public Measurement {
-public:
+  public:
     CellStress(std::array<int, 6> walls, double from, int every)
         : m_walls(walls), m_from(from), m_every(every) {}
     std::string name() const override { return "cellStress"; }
@@ -43,7 +43,8 @@ public:
             // The grains' own area (plane, per metre) or volume: the porosity's solid part.
             m_solid = 0.0;
             for (double r : world.particles().radius)
-                m_solid += plane ? std::numbers::pi * r * r : 4.0 / 3.0 * std::numbers::pi * r * r * r;
+                m_solid +=
+                    plane ? std::numbers::pi * r * r : 4.0 / 3.0 * std::numbers::pi * r * r * r;
         }
         const Vec3 stress(push.x() / (size.y() * size.z()), push.y() / (size.x() * size.z()),
                           push.z() / (size.x() * size.y()));
@@ -52,7 +53,9 @@ public:
         const double lateral = plane ? stress.x() : 0.5 * (stress.x() + stress.y());
         const double deviator = stress.z() - lateral;
         const double sum = stress.z() + lateral;
-        const double friction = sum > 0.0 ? std::asin(std::clamp(deviator / sum, -1.0, 1.0)) * 180.0 / std::numbers::pi : 0.0;
+        const double friction =
+            sum > 0.0 ? std::asin(std::clamp(deviator / sum, -1.0, 1.0)) * 180.0 / std::numbers::pi
+                      : 0.0;
         m_r.series["t"].push_back(stats.time);
         m_r.series["sigmaX"].push_back(stress.x());
         if (!plane) m_r.series["sigmaY"].push_back(stress.y());
@@ -79,12 +82,14 @@ public:
         r.scalars["peakFrictionAngle"] = m_peakFriction;
         if (!r.series.empty() && !r.series.at("t").empty()) {
             r.scalars["finalAxialStrain"] = r.series.at("axialStrain").back();
-            if (r.series.count("porosity")) r.scalars["initialPorosity"] = r.series.at("porosity").front();
+            if (r.series.count("porosity"))
+                r.scalars["initialPorosity"] = r.series.at("porosity").front();
             r.scalars["finalDeviator"] = r.series.at("deviator").back();
             r.scalars["finalVolumetricStrain"] = r.series.at("volumetricStrain").back();
             r.scalars["finalLateralStress"] =
-                r.series.count("sigmaY") ? 0.5 * (r.series.at("sigmaX").back() + r.series.at("sigmaY").back())
-                                         : r.series.at("sigmaX").back();
+                r.series.count("sigmaY")
+                    ? 0.5 * (r.series.at("sigmaX").back() + r.series.at("sigmaY").back())
+                    : r.series.at("sigmaX").back();
         }
         char line[200];
         if (m_criticalCount > 0)
@@ -92,8 +97,9 @@ public:
                           "critical deviator stress %.4g Pa (mean over 10-25 %% axial strain)",
                           r.scalars["criticalDeviator"]);
         else
-            std::snprintf(line, sizeof line, "axial strain stayed below 10 %% (%.3g at the end)",
-                          r.scalars.count("finalAxialStrain") ? r.scalars["finalAxialStrain"] : 0.0);
+            std::snprintf(
+                line, sizeof line, "axial strain stayed below 10 %% (%.3g at the end)",
+                r.scalars.count("finalAxialStrain") ? r.scalars["finalAxialStrain"] : 0.0);
         r.headline = line;
         return r;
     }
@@ -110,7 +116,7 @@ public:
         archiveResult(a, "result", m_r);
     }
 
-private:
+  private:
     std::array<int, 6> m_walls;
     double m_from;
     int m_every;
@@ -129,7 +135,8 @@ private:
 extern const MeasurementFactory kCellStressMeasurement{
     "cellStress",
     "stresses sigmaX, sigmaY, sigmaZ (Pa, compression positive; per metre in the plane), "
-    "deviator, mobilised friction angle, axial and volumetric strain, porosity over time; the critical "
+    "deviator, mobilised friction angle, axial and volumetric strain, porosity over time; the "
+    "critical "
     "deviator and residual friction angle averaged over 10-25 % axial strain, the peak angle",
     {{"walls", MeasurementParameter::Word,
       "six wall names: xmin xmax ymin ymax zmin zmax (in the plane four: xmin xmax zmin zmax)"},
@@ -143,11 +150,14 @@ extern const MeasurementFactory kCellStressMeasurement{
             if (plane && (k == 2 || k == 3)) continue;  // no y walls in the plane
             std::string name;
             if (!(names >> name))
-                return Error{plane ? "measurement 'cellStress': walls needs four names in the plane (xmin xmax zmin zmax)"
-                                   : "measurement 'cellStress': walls needs six names (xmin xmax ymin ymax zmin zmax)"};
+                return Error{plane ? "measurement 'cellStress': walls needs four names in the "
+                                     "plane (xmin xmax zmin zmax)"
+                                   : "measurement 'cellStress': walls needs six names (xmin xmax "
+                                     "ymin ymax zmin zmax)"};
             for (size_t w = 0; w < world.walls().size(); ++w)
                 if (world.walls()[w].name == name) walls[k] = static_cast<int>(w);
-            if (walls[k] < 0) return Error{"measurement 'cellStress': no wall named '" + name + "'"};
+            if (walls[k] < 0)
+                return Error{"measurement 'cellStress': no wall named '" + name + "'"};
         }
         return std::unique_ptr<Measurement>(new CellStress(
             walls, r.number("from", 0.0), std::max(1, static_cast<int>(r.number("every", 1.0)))));

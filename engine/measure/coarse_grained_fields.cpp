@@ -4,11 +4,11 @@
 // centre, contact stress at the contact point. A kernel would give smoother fields but needs
 // a width choice per user and couples cells; with cells of a few diameters and time averaging
 // the box is good enough for the paper's metrics and cheap enough to sample every step.
-#include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
+#include "world/world.hpp"
 
 #include <array>
 #include <cmath>
@@ -28,7 +28,7 @@ struct CellSums {
 };
 
 class FieldsMeasurement final : public Measurement {
-public:
+  public:
     /// planar: a 2D scene, whose fields are per metre of thickness (one cell along y).
     FieldsMeasurement(const Vec3& min, const Vec3& max, const std::array<int, 3>& cells,
                       SampleWindow window, bool planar)
@@ -84,7 +84,7 @@ public:
         archiveMember(a, "contactMoment", m_sums, &CellSums::contactMoment);
     }
 
-private:
+  private:
     long cellOf(const Vec3& x) const {
         long index = 0;
         for (int a = 2; a >= 0; --a) {
@@ -252,8 +252,9 @@ extern const MeasurementFactory kFieldsMeasurement{
         if (total > 4e6) return Error{"measurement 'fields': more than 4e6 cells; use fewer cells"};
         const bool planar = world.settings().dimension == 2;
         if (planar && (counts[1] != 1 || !((*min).y() <= 0.0 && (*max).y() >= 0.0)))
-            return Error{"measurement 'fields': a 2D scene's box has one cell along y and spans "
-                         "y = 0 (fields per metre of thickness)"};
+            return Error{
+                "measurement 'fields': a 2D scene's box has one cell along y and spans "
+                "y = 0 (fields per metre of thickness)"};
         return std::unique_ptr<Measurement>(
             new FieldsMeasurement(*min, *max, counts, SampleWindow::fromRequest(r), planar));
     }};

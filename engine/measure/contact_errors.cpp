@@ -1,10 +1,10 @@
 // The contact-level error metrics of servin-2014 Sec. 4.1 (Eq. 40): overlap error ε_c = δ/d
 // over touching contacts, and for contacts in slide mode the slide error
 // ε_sl = (|f_t| − μ|f_n|)/(μ|f_n|) and slide-direction error ε_dir = (θ_dir − π)/π.
-#include "world/world.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
+#include "world/world.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -46,7 +46,7 @@ Vec3 relativeVelocity(const World& world, size_t i) {
 }
 
 class ContactErrorsMeasurement final : public Measurement {
-public:
+  public:
     ContactErrorsMeasurement(SampleWindow window, double slideThreshold)
         : m_window(window), m_slideThreshold(slideThreshold) {}
     std::string name() const override { return "contactErrors"; }
@@ -179,7 +179,7 @@ public:
         archiveTable(a, "series", m_series);
     }
 
-private:
+  private:
     SampleWindow m_window;
     double m_slideThreshold;  ///< u_thr when g = 0 (m/s)
     long m_samples = 0, m_contacts = 0, m_sliding = 0;

@@ -37,7 +37,9 @@ double SiloFrame::crossSection() const {
     return plane ? 2.0 * radius : std::numbers::pi * radius * radius;
 }
 
-double SiloFrame::perimeter() const { return plane ? 2.0 : 2.0 * std::numbers::pi * radius; }
+double SiloFrame::perimeter() const {
+    return plane ? 2.0 : 2.0 * std::numbers::pi * radius;
+}
 
 namespace {
 
@@ -62,16 +64,18 @@ Expected<SiloWalls> findSiloWalls(const std::vector<Wall>& walls, bool plane,
     if (silo.wall < 0) return Error{prefix + "no wall named '" + name + "'"};
     if (!plane) {
         if (!across.empty())
-            return Error{prefix + "across names the facing side wall of a 2D bin; a silo in "
-                                  "space is one cylinder wall"};
+            return Error{prefix +
+                         "across names the facing side wall of a 2D bin; a silo in "
+                         "space is one cylinder wall"};
         if (walls[silo.wall].shape != WallShape::Cylinder)
             return Error{prefix + "wall '" + name +
                          "' is not a cylinder (name the container's cylinder wall)"};
         return silo;
     }
     if (across.empty())
-        return Error{prefix + "a 2D silo is a bin: name its side wall (wall) and the wall "
-                              "across from it (across)"};
+        return Error{prefix +
+                     "a 2D silo is a bin: name its side wall (wall) and the wall "
+                     "across from it (across)"};
     silo.across = find(across);
     if (silo.across < 0) return Error{prefix + "no wall named '" + across + "'"};
     const Wall& a = walls[silo.wall];
@@ -81,14 +85,15 @@ Expected<SiloWalls> findSiloWalls(const std::vector<Wall>& walls, bool plane,
                      "')"};
     const Vec3 na = a.orientation * Vec3::UnitZ(), nb = b.orientation * Vec3::UnitZ();
     const Vec3 up = upOf(gravity);
-    if (std::abs(na.dot(up)) > 1e-9 || na.dot(nb) > -1.0 + 1e-9 || (b.position - a.position).dot(na) <= 0.0)
+    if (std::abs(na.dot(up)) > 1e-9 || na.dot(nb) > -1.0 + 1e-9 ||
+        (b.position - a.position).dot(na) <= 0.0)
         return Error{prefix + "walls '" + name + "' and '" + across +
                      "' must be upright, parallel and facing each other (a 2D bin)"};
     return silo;
 }
 
-SiloFrame siloFrame(const SiloWalls& silo, const std::vector<Wall>& walls,
-                    const ParticleStore& p, const Vec3& gravity, bool plane) {
+SiloFrame siloFrame(const SiloWalls& silo, const std::vector<Wall>& walls, const ParticleStore& p,
+                    const Vec3& gravity, bool plane) {
     SiloFrame f;
     const Wall& wall = walls[static_cast<size_t>(silo.wall)];
     if (!plane) {

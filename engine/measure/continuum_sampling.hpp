@@ -76,8 +76,8 @@ Expected<SiloWalls> findSiloWalls(const std::vector<Wall>& walls, bool plane,
                                   const std::string& name, const std::string& across,
                                   const Vec3& gravity, const std::string& measurement);
 /// The container now (the plane's base follows the grains).
-SiloFrame siloFrame(const SiloWalls& silo, const std::vector<Wall>& walls,
-                    const ParticleStore& p, const Vec3& gravity, bool plane);
+SiloFrame siloFrame(const SiloWalls& silo, const std::vector<Wall>& walls, const ParticleStore& p,
+                    const Vec3& gravity, bool plane);
 
 /// The grains inside a silo: those whose centre lies within its radius and length.
 struct CylinderFill {

@@ -2,11 +2,11 @@
 // Sec. 4.3, Eq. 14), the dynamic angle of repose from the centre of mass, and the velocity
 // profile across the flow along z' perpendicular to the free surface (servin-2014 Sec. 5.2,
 // Fig. 8–9).
-#include "world/world.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"
+#include "world/world.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +20,7 @@ namespace {
 constexpr double kDegrees = 180.0 / std::numbers::pi;
 
 class DrumMeasurement final : public Measurement {
-public:
+  public:
     DrumMeasurement(int wall, std::string wallName, double threshold, int bins, SampleWindow window)
         : m_wall(wall),
           m_wallName(std::move(wallName)),
@@ -105,7 +105,8 @@ public:
         m_series["t"].push_back(stats.time);
         m_series["plugFraction"].push_back(plugFraction);
         m_series["dynamicAngle"].push_back(angle * kDegrees);
-        m_fill.push_back(volume / (std::numbers::pi * radius * radius * (plane ? 1.0 : drum.height)));
+        m_fill.push_back(volume /
+                         (std::numbers::pi * radius * radius * (plane ? 1.0 : drum.height)));
         // Fr = DΩ²/2g (wang-servin-berglund Sec. 4.3) with the full gravity, not a ramp's value.
         m_froude = 2.0 * radius * spin * spin / (2.0 * world.settings().gravity.norm());
     }
@@ -158,7 +159,7 @@ public:
         archiveTable(a, "series", m_series);
     }
 
-private:
+  private:
     int m_wall;
     std::string m_wallName;
     double m_threshold;

@@ -1,10 +1,10 @@
 // The force network of servin-2014 Sec. 4.1: particles (and walls) as nodes, the normal force
 // magnitude as edge weight. Reports one snapshot of the network, its strong part (contacts
 // above the mean force, which carry most of the load) and the distribution P(f/⟨f⟩).
-#include "world/world.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
+#include "world/world.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -64,7 +64,7 @@ NetworkSummary summarize(const std::vector<NetworkEdge>& edges) {
 }
 
 class ForceNetworkMeasurement final : public Measurement {
-public:
+  public:
     ForceNetworkMeasurement(SampleWindow window, std::optional<double> at)
         : m_window(window), m_at(at) {}
     std::string name() const override { return "forceNetwork"; }
@@ -169,7 +169,7 @@ public:
         archiveMember(a, "positionB", m_snapshot, &NetworkEdge::positionB);
     }
 
-private:
+  private:
     /// The loaded contacts of the step's network (inNetwork). f_n counts the impact stage
     /// too, as the wall forces do, so the edges at a wall add up to wallForce's normal part.
     static void collect(const World& world, std::vector<NetworkEdge>& edges) {

@@ -1,7 +1,7 @@
 #include "measure/iteration_estimate.hpp"
 
-#include "world/world.hpp"
 #include "measure/measurements.hpp"
+#include "world/world.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -44,7 +44,7 @@ namespace {
 
 /// Reports Eq. 41 for the system a scene describes, beside the sweeps the scene runs.
 class IterationEstimateMeasurement final : public Measurement {
-public:
+  public:
     IterationEstimateMeasurement(double length, double width, double inertialNumber,
                                  double tolerance, int sceneIterations)
         : m_length(length),
@@ -75,7 +75,7 @@ public:
     /// Eq. 41 of the configuration: nothing is sampled, nothing to keep.
     void archive(StateArchive&) override {}
 
-private:
+  private:
     double m_length, m_width, m_inertialNumber, m_tolerance;
     int m_sceneIterations;
 };

@@ -30,7 +30,7 @@ struct MeasurementResult {
 };
 
 class Measurement {
-public:
+  public:
     virtual ~Measurement() = default;
     virtual std::string name() const = 0;
     /// Called before each step (e.g. to ask the world for a solver probe).

@@ -10,7 +10,8 @@ template <class V>
 std::vector<std::string> keysOf(const std::map<std::string, V>& map) {
     std::vector<std::string> keys;
     keys.reserve(map.size());
-    for (const auto& entry : map) keys.push_back(entry.first);
+    for (const auto& entry : map)
+        keys.push_back(entry.first);
     return keys;
 }
 
@@ -22,11 +23,13 @@ void archiveMap(StateArchive& a, const std::string& name, std::map<std::string, 
     std::vector<std::string> keys = keysOf(map);
     archiveNames(a, "keys", keys);
     if (!a.loading()) {
-        for (size_t k = 0; k < keys.size(); ++k) each(std::to_string(k), map[keys[k]]);
+        for (size_t k = 0; k < keys.size(); ++k)
+            each(std::to_string(k), map[keys[k]]);
         return;
     }
     std::map<std::string, V> loaded;
-    for (size_t k = 0; k < keys.size(); ++k) each(std::to_string(k), loaded[keys[k]]);
+    for (size_t k = 0; k < keys.size(); ++k)
+        each(std::to_string(k), loaded[keys[k]]);
     map = std::move(loaded);
 }
 
@@ -63,7 +66,8 @@ void archiveScalars(StateArchive& a, const std::string& name,
     std::vector<std::string> keys = keysOf(values);
     std::vector<double> numbers;
     numbers.reserve(values.size());
-    for (const auto& entry : values) numbers.push_back(entry.second);
+    for (const auto& entry : values)
+        numbers.push_back(entry.second);
     archiveNames(a, "keys", keys);
     a.realArray("values", numbers);
     if (!a.loading()) return;
@@ -73,7 +77,8 @@ void archiveScalars(StateArchive& a, const std::string& name,
         return;
     }
     values.clear();
-    for (size_t k = 0; k < keys.size(); ++k) values[keys[k]] = numbers[k];
+    for (size_t k = 0; k < keys.size(); ++k)
+        values[keys[k]] = numbers[k];
 }
 
 void archiveResult(StateArchive& a, const std::string& name, MeasurementResult& r) {

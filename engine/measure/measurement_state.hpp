@@ -58,11 +58,12 @@ enum class RecordCount {
 /// One member of every record, as one array: a vector of structs saved as a struct of arrays,
 /// so each field keeps its type (doubles as doubles, Vec3 and Mat3 as their components).
 template <class T, class F>
-void archiveMember(StateArchive& a, const std::string& name, std::vector<T>& records,
-                   F T::*member, RecordCount count = RecordCount::Kept) {
+void archiveMember(StateArchive& a, const std::string& name, std::vector<T>& records, F T::*member,
+                   RecordCount count = RecordCount::Kept) {
     std::vector<F> column;
     column.reserve(records.size());
-    for (const T& record : records) column.push_back(record.*member);
+    for (const T& record : records)
+        column.push_back(record.*member);
     a.field(name, column);
     if (!a.loading()) return;
     if (count == RecordCount::Loaded) records.resize(column.size());
@@ -71,7 +72,8 @@ void archiveMember(StateArchive& a, const std::string& name, std::vector<T>& rec
                               std::to_string(records.size()));
         return;
     }
-    for (size_t i = 0; i < records.size(); ++i) records[i].*member = column[i];
+    for (size_t i = 0; i < records.size(); ++i)
+        records[i].*member = column[i];
 }
 
 }  // namespace ndem

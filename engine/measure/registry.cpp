@@ -76,7 +76,8 @@ std::optional<std::string> checkMeasurementRequest(const MeasurementRequest& r) 
     };
     for (const auto& [k, v] : r.numbers) {
         const MeasurementParameter* p = parameter(*f, k);
-        if (!p || (p->kind != MeasurementParameter::Number && p->kind != MeasurementParameter::Whole))
+        if (!p ||
+            (p->kind != MeasurementParameter::Number && p->kind != MeasurementParameter::Whole))
             return p ? "parameter '" + k + "' must not be a number" : unknown(k);
         if (!std::isfinite(v)) return "parameter '" + k + "' must be finite";
         if (p->kind == MeasurementParameter::Whole && (v < 0.0 || v != std::floor(v)))

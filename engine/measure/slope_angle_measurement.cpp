@@ -1,11 +1,11 @@
 // Inclination of the top surface of a collapsing granular block (servin-wang Sec. 4,
 // Fig. 10): "the plane defined by the particles on the top surface of the granular cube,
 // discarding any particles that disconnect from the main contact network".
-#include "world/world.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
 #include "measure/surface_fit.hpp"
+#include "world/world.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -23,7 +23,7 @@ namespace {
 constexpr double kDegrees = 180.0 / std::numbers::pi;
 
 class SlopeAngleMeasurement final : public Measurement {
-public:
+  public:
     SlopeAngleMeasurement(Vec3 min, Vec3 max, double bin, double track, double drop,
                           SampleWindow window)
         : m_min(min), m_max(max), m_bin(bin), m_track(track), m_drop(drop), m_window(window) {}
@@ -87,7 +87,8 @@ public:
             if (h < 0 || c.z() > m_candidates[h].z()) h = static_cast<int>(k);
         }
         std::vector<Vec3> surface, allTracked;
-        const bool tracking = m_track >= 0.0 && stats.time >= m_track - 1e-6 * world.settings().timeStep;
+        const bool tracking =
+            m_track >= 0.0 && stats.time >= m_track - 1e-6 * world.settings().timeStep;
         if (tracking && m_tracked.empty()) {
             std::vector<std::pair<std::uint32_t, double>> top;
             for (int h : highest)
@@ -162,7 +163,7 @@ public:
         archiveTable(a, "series", m_series);
     }
 
-private:
+  private:
     /// Labels each particle with the root of its touching-contact cluster (union-find); all
     /// walls are one body, so everything resting on the floor is one network. The main
     /// network is the cluster with the most particles.
@@ -200,7 +201,7 @@ private:
     int m_mainRoot = 0;
     std::vector<Vec3> m_candidates;  ///< reused between samples
     std::vector<std::uint32_t> m_candidateIds;
-    Table m_series;                  ///< t, angle, surfaceParticles, fitResidual
+    Table m_series;  ///< t, angle, surfaceParticles, fitResidual
 };
 
 }  // namespace
@@ -219,7 +220,9 @@ extern const MeasurementFactory kSlopeAngleMeasurement{
       "with track: fit only the tracked grains whose tops came down by more than this since "
       "(m; default 0: all of them); the plane through all of them is then reported beside "
       "(series angleAllTracked, scalar finalAngleAllTracked)"},
-     kWindowEvery, kWindowFrom, kWindowUntil},
+     kWindowEvery,
+     kWindowFrom,
+     kWindowUntil},
     [](const MeasurementRequest& r, const World&) -> Expected<std::unique_ptr<Measurement>> {
         const std::vector<double> lo = r.list("min", {}), hi = r.list("max", {});
         if (lo.size() != 3 || hi.size() != 3)

@@ -1,7 +1,7 @@
 // Convergence of the PGS on a real step of the simulation: residual and multiplier error per
 // sweep (wang-servin-berglund Eq. 13, Fig. 4, 7, 8), from World's solver probe.
-#include "world/world.hpp"
 #include "measure/measurements.hpp"
+#include "world/world.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -24,7 +24,7 @@ void archiveProbe(StateArchive& a, SolverProbe& p) {
 }
 
 class SolverConvergence final : public Measurement {
-public:
+  public:
     SolverConvergence(double at, int reference, int iterations)
         : m_at(at), m_reference(reference), m_iterations(iterations) {}
     std::string name() const override { return "solverConvergence"; }
@@ -71,12 +71,13 @@ public:
             }
         r.scalars["sweepsToOnePercent"] = sweepsTo1Percent;
         char line[200];
-        std::snprintf(line, sizeof line,
-                      "at t = %.3g s: multiplier error %.3g initially, %.3g after 10 sweeps, "
-                      "below 1 %% after %s sweeps",
-                      m_probe.time, m_probe.multiplierError.front(),
-                      m_probe.multiplierError.size() > 10 ? m_probe.multiplierError[10] : NAN,
-                      sweepsTo1Percent < 0 ? "more than all" : std::to_string(int(sweepsTo1Percent)).c_str());
+        std::snprintf(
+            line, sizeof line,
+            "at t = %.3g s: multiplier error %.3g initially, %.3g after 10 sweeps, "
+            "below 1 %% after %s sweeps",
+            m_probe.time, m_probe.multiplierError.front(),
+            m_probe.multiplierError.size() > 10 ? m_probe.multiplierError[10] : NAN,
+            sweepsTo1Percent < 0 ? "more than all" : std::to_string(int(sweepsTo1Percent)).c_str());
         r.headline = line;
         return r;
     }
@@ -87,7 +88,7 @@ public:
         archiveProbe(a, m_probe);
     }
 
-private:
+  private:
     double m_at;
     int m_reference, m_iterations;
     bool m_requested = false, m_captured = false;

@@ -3,12 +3,12 @@
 // of the same bulk density and with the fitted Janssen curve p_sat (1 − exp(−(H − z)/λ)).
 // In the plane the silo is a bin of two side walls (SiloFrame): the pressure on one of them,
 // per metre of thickness, and K from λ = A / (P μ K) with A = W × 1 m, P = 2 × 1 m.
-#include "world/world.hpp"
 #include "measure/continuum_sampling.hpp"
 #include "measure/janssen_fit.hpp"
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
 #include "measure/sample_window.hpp"
+#include "world/world.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -19,9 +19,8 @@ namespace ndem {
 namespace {
 
 class WallPressureMeasurement final : public Measurement {
-public:
-    WallPressureMeasurement(SiloWalls silo, std::string wallName, double strip,
-                            SampleWindow window)
+  public:
+    WallPressureMeasurement(SiloWalls silo, std::string wallName, double strip, SampleWindow window)
         : m_silo(silo), m_name(std::move(wallName)), m_strip(strip), m_window(window) {}
 
     std::string name() const override { return "wallPressure"; }
@@ -36,10 +35,10 @@ public:
         if (m_strip <= 0.0) m_strip = 5.0 * meanDiameter(p);
         if (m_strip <= 0.0) return;
         if (m_force.empty())
-            m_force.assign(plane ? 1
-                                 : std::max<size_t>(
-                                       1, static_cast<size_t>(std::ceil(silo.height / m_strip))),
-                           0.0);
+            m_force.assign(
+                plane ? 1
+                      : std::max<size_t>(1, static_cast<size_t>(std::ceil(silo.height / m_strip))),
+                0.0);
 
         // Every contact with this wall pushes on the strip holding its contact point; the
         // normal of a cylinder contact is radial, so this is the radial force.
@@ -155,7 +154,7 @@ public:
         m_fill.archive(a);
     }
 
-private:
+  private:
     SiloWalls m_silo;
     std::string m_name;
     double m_strip;  ///< Δz (m); 0 until the first sample fixes the default

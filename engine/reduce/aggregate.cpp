@@ -15,7 +15,8 @@ Aggregate formAggregate(std::span<const Index> members, const ParticleStore& p) 
     Vec3 spin = Vec3::Zero();
     for (Index i : members) {
         const Vec3 r = p.position[i] - a.position;
-        const double own = p.invInertia[i] > 0.0 ? 1.0 / p.invInertia[i] : 0.4 * p.mass[i] * p.radius[i] * p.radius[i];
+        const double own = p.invInertia[i] > 0.0 ? 1.0 / p.invInertia[i]
+                                                 : 0.4 * p.mass[i] * p.radius[i] * p.radius[i];
         a.inertia += p.mass[i] * (r.squaredNorm() * Mat3::Identity() - r * r.transpose()) +
                      own * Mat3::Identity();
         spin += p.mass[i] * r.cross(p.velocity[i] - a.velocity) + own * p.angularVelocity[i];

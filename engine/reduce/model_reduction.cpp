@@ -18,8 +18,8 @@ Vec3 contactVelocity(const ParticleStore& p, const ContactSet& c, size_t i) {
 }
 
 Vec3 relativeSpin(const ParticleStore& p, const ContactSet& c, size_t i) {
-    const Vec3 wb = (c.flags[i] & kWallContact) ? c.wallAngularVelocity[i]
-                                                : p.angularVelocity[c.bodyB[i]];
+    const Vec3 wb =
+        (c.flags[i] & kWallContact) ? c.wallAngularVelocity[i] : p.angularVelocity[c.bodyB[i]];
     return wb - p.angularVelocity[c.bodyA[i]];
 }
 
@@ -80,7 +80,8 @@ void markOutOfBalance(const ParticleStore& p, const ContactSet& c, const TrialSo
         // No external torque acts on a sphere, so Eq. 36 reads |τ_c| / |τ_c|: any contact
         // torque fails a bound below 1 (hence servin-wang's ξ_τ = ∞).
         const double torque = trial.torque[i].norm();
-        const bool torqueOut = r.trialTorque > 0.0 && torque > 0.0 && torque >= r.trialTorque * torque;
+        const bool torqueOut =
+            r.trialTorque > 0.0 && torque > 0.0 && torque >= r.trialTorque * torque;
         if (forceOut || torqueOut) mark(static_cast<Index>(i));
     }
     if (!r.trialVelocity) return;
@@ -91,8 +92,9 @@ void markOutOfBalance(const ParticleStore& p, const ContactSet& c, const TrialSo
         if (p.aggregate[a] < 0 && (b < 0 || p.aggregate[b] < 0)) continue;
         const SolverBody& A = trial.bodies[a];
         const Vec3 va = A.v + A.w.cross(c.leverA[i]);
-        const Vec3 u = wall ? (c.wallVelocity[i] - va).eval()
-                            : (trial.bodies[b].v + trial.bodies[b].w.cross(c.leverB[i]) - va).eval();
+        const Vec3 u = wall
+                           ? (c.wallVelocity[i] - va).eval()
+                           : (trial.bodies[b].v + trial.bodies[b].w.cross(c.leverB[i]) - va).eval();
         const Vec3 spin = (wall ? c.wallAngularVelocity[i] : trial.bodies[b].w) - A.w;
         const double un = u.dot(c.normal[i]);
         bool out = r.trialNormalIncident > 0.0 && un < -r.trialNormalIncident;
@@ -123,7 +125,8 @@ int ModelReduction::add(Aggregate a, ParticleStore& p) {
         m_aggregates.emplace_back();
     }
     const std::vector<Index>& index = p.indexOfId();
-    for (std::uint32_t id : a.members) p.aggregate[index[id]] = slot;
+    for (std::uint32_t id : a.members)
+        p.aggregate[index[id]] = slot;
     m_members += static_cast<int>(a.members.size());
     ++m_alive;
     m_aggregates[slot] = std::move(a);
@@ -175,7 +178,8 @@ void ModelReduction::kill(int slot, ParticleStore& p) {
 }
 
 void ModelReduction::dissolve(ParticleStore& p) {
-    for (size_t k = 0; k < m_aggregates.size(); ++k) kill(static_cast<int>(k), p);
+    for (size_t k = 0; k < m_aggregates.size(); ++k)
+        kill(static_cast<int>(k), p);
     m_aggregates.clear();
     m_freeSlots.clear();
 }
@@ -194,7 +198,8 @@ void ModelReduction::dropRemoved(ParticleStore& p, const std::vector<Wall>& wall
         // The removed members' share leaves with them; the rest stays one rigid body.
         m_members -= static_cast<int>(a.members.size() - left.size());
         a.members.clear();
-        for (Index i : left) a.members.push_back(p.id[i]);
+        for (Index i : left)
+            a.members.push_back(p.id[i]);
         const int wall = a.wall;
         const Vec3 normal = a.wallNormal;
         kill(static_cast<int>(k), p);
@@ -259,7 +264,8 @@ int ModelReduction::split(ParticleStore& p, const ContactSet& c, const std::vect
                 std::vector<Index> current;
                 current.swap(frontier);
                 for (Index i : current)
-                    for (Index j : neighbours[i]) mark(j);
+                    for (Index j : neighbours[i])
+                        mark(j);
             }
         }
     }
@@ -289,7 +295,8 @@ void ModelReduction::reformTouched(const std::vector<char>& touched, ParticleSto
     // network at the freed members and form one aggregate per piece (Sec. 3.2).
     const size_t n = p.size();
     m_parent.resize(n);
-    for (size_t i = 0; i < n; ++i) m_parent[i] = static_cast<Index>(i);
+    for (size_t i = 0; i < n; ++i)
+        m_parent[i] = static_cast<Index>(i);
     std::vector<int> wallOf(n, -1);
     for (size_t i = 0; i < c.size(); ++i) {
         if (!(c.flags[i] & kTouching)) continue;
@@ -455,12 +462,14 @@ int ModelReduction::merge(ParticleStore& p, const ContactSet& c, const std::vect
     };
     // One union-find over particles and walls: node n + w is wall w.
     m_parent.resize(n + walls.size());
-    for (size_t i = 0; i < m_parent.size(); ++i) m_parent[i] = static_cast<Index>(i);
+    for (size_t i = 0; i < m_parent.size(); ++i)
+        m_parent[i] = static_cast<Index>(i);
     for (const Aggregate& a : m_aggregates) {
         if (!a.alive()) continue;
         const std::vector<Index>& index = p.indexOfId();
         const Index first = index[a.members.front()];
-        for (std::uint32_t id : a.members) unite(m_parent, first, index[id]);
+        for (std::uint32_t id : a.members)
+            unite(m_parent, first, index[id]);
         if (a.kinematic()) unite(m_parent, first, static_cast<Index>(n + a.wall));
     }
     std::vector<Vec3> wallNormal(walls.size(), Vec3::UnitZ());
@@ -497,7 +506,8 @@ int ModelReduction::merge(ParticleStore& p, const ContactSet& c, const std::vect
         if (r.mergeNormalAcceleration > 0.0 || r.mergeTangentialAcceleration > 0.0) {
             const Vec3 du = (u - startContactVelocity(i)) / h;
             const double an = du.dot(nrm);
-            if (r.mergeNormalAcceleration > 0.0 && std::abs(an) > r.mergeNormalAcceleration) continue;
+            if (r.mergeNormalAcceleration > 0.0 && std::abs(an) > r.mergeNormalAcceleration)
+                continue;
             if (r.mergeTangentialAcceleration > 0.0 &&
                 (du - an * nrm).norm() > r.mergeTangentialAcceleration)
                 continue;
@@ -525,8 +535,10 @@ int ModelReduction::merge(ParticleStore& p, const ContactSet& c, const std::vect
         ++g.size;
         const int agg = p.aggregate[i];
         if (agg < 0) ++g.free;
-        if (g.aggregate == -2) g.aggregate = agg < 0 ? -3 : agg;
-        else if (g.aggregate != agg) g.aggregate = -3;
+        if (g.aggregate == -2)
+            g.aggregate = agg < 0 ? -3 : agg;
+        else if (g.aggregate != agg)
+            g.aggregate = -3;
     }
     int merged = 0;
     std::vector<std::vector<Index>> pieces(m_parent.size());

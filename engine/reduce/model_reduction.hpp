@@ -20,7 +20,7 @@
 namespace ndem {
 
 class ModelReduction {
-public:
+  public:
     /// Slots; a slot without members is free for reuse.
     const std::vector<Aggregate>& aggregates() const { return m_aggregates; }
     int aggregateCount() const { return m_alive; }
@@ -71,7 +71,7 @@ public:
     /// x_{i+1}: each aggregate moves rigidly and places its members (Eq. 11–13).
     void integrate(ParticleStore& p, double h);
 
-private:
+  private:
     int add(Aggregate a, ParticleStore& p);
     void kill(int slot, ParticleStore& p);
     /// Aggregates riding on a wall that no longer holds them (no member touches it, or the

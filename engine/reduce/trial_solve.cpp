@@ -43,7 +43,8 @@ void runTrialSolve(const ParticleStore& p, ContactSet& c, const ContactHistory& 
     const double invH = 1.0 / s.timeStep;
     for (const SolverContact& r : out.rows) {
         const size_t i = r.contact;
-        const Vec3 f = invH * (r.scale * r.lambda[0] * r.n + r.lambda[1] * r.t1 + r.lambda[2] * r.t2);
+        const Vec3 f =
+            invH * (r.scale * r.lambda[0] * r.n + r.lambda[1] * r.t1 + r.lambda[2] * r.t2);
         const Vec3 roll = invH * (r.lambda[3] * r.t1 + r.lambda[4] * r.t2 + r.lambda[5] * r.n);
         const Index a = c.bodyA[i];
         out.force[a] -= f;

@@ -19,8 +19,8 @@ struct TrialSolution {
     std::vector<Vec3> force;         ///< Σ contact force on each particle (N)
     std::vector<Vec3> torque;        ///< Σ contact torque about each particle's centre (N m)
     std::vector<SolverContact> rows;
-    Vec3 gravity = Vec3::Zero();     ///< the external acceleration of the trial (m/s²)
-    PgsSolver solver;                ///< its buffers, kept between steps
+    Vec3 gravity = Vec3::Zero();  ///< the external acceleration of the trial (m/s²)
+    PgsSolver solver;             ///< its buffers, kept between steps
 };
 
 /// Builds the continuous rows of every contact with the particles' current (co-moved)

@@ -12,8 +12,8 @@ namespace ndem {
 /// Empty spans are the identity: particle i is solver body i with its own lever arms, and
 /// every wall is the static body.
 struct BodyMap {
-    std::span<const Index> body;  ///< solver body of each particle
-    std::span<const Vec3> offset; ///< particle centre − solver body centre (m), world frame
+    std::span<const Index> body;   ///< solver body of each particle
+    std::span<const Vec3> offset;  ///< particle centre − solver body centre (m), world frame
     /// Per wall: the prismatic solver body of a wall moved by the solve (a servo wall with a
     /// mass), or −1; and the linear velocity its contacts' wallVelocity already holds (m/s).
     std::span<const Index> wallBody;
@@ -31,7 +31,8 @@ struct BodyMap {
     }
     /// Both sides of contact i are the same rigid body: no row, no force (Sec. 2.4).
     bool internal(const ContactSet& c, size_t i) const {
-        return !body.empty() && !(c.flags[i] & kWallContact) && body[c.bodyA[i]] == body[c.bodyB[i]];
+        return !body.empty() && !(c.flags[i] & kWallContact) &&
+               body[c.bodyA[i]] == body[c.bodyB[i]];
     }
 };
 

@@ -81,11 +81,11 @@ struct BlockResidual {
 /// A range of blocks of one colour, swept by one thread.
 struct BlockSweep {
     ContactBlock* blocks = nullptr;
-    RollingBlock* rolling = nullptr;       ///< parallel to blocks, or null: no rolling rows
+    RollingBlock* rolling = nullptr;           ///< parallel to blocks, or null: no rolling rows
     const std::uint8_t* hasRolling = nullptr;  ///< per block: any lane with rolling rows
-    double* bodies = nullptr;              ///< SolverBody records (stride kBodyStride doubles)
-    BlockResidual* residual = nullptr;     ///< per block, or null: do not measure
-    const BlockVector* impulse = nullptr;  ///< per block: impulses to apply (applyImpulses)
+    double* bodies = nullptr;                  ///< SolverBody records (stride kBodyStride doubles)
+    BlockResidual* residual = nullptr;         ///< per block, or null: do not measure
+    const BlockVector* impulse = nullptr;      ///< per block: impulses to apply (applyImpulses)
     /// NNCG (Silcowitz, Niebe & Erleben 2010), with the momentum split as in the authors'
     /// jinngine: the bodies already hold β M⁻¹Jᵀ p; here each row first takes λ += β p_j and
     /// p_j ← β p_j + Δλ_j(last sweep), then its PGS update, whose Δλ_j it keeps in `last`.
@@ -98,9 +98,9 @@ struct BlockSweep {
     /// `previous` is γ_k for the restart test. Reads the bodies only.
     const BlockVector* previous = nullptr;
     BlockVector* next = nullptr;
-    BlockVector* delta = nullptr;          ///< γ' − y, the impulses that move the bodies to γ'
+    BlockVector* delta = nullptr;  ///< γ' − y, the impulses that move the bodies to γ'
     double step = 1.0;
-    int begin = 0, end = 0;                ///< block range
+    int begin = 0, end = 0;  ///< block range
 };
 
 /// A range of float blocks of one colour, swept by one thread: plain PGS only (the

@@ -59,19 +59,18 @@ inline NormalLaw normalLaw(const ContactMaterial& m, ContactLaw law, double dSta
         out.exponent = 1.0;
         // Without a given k, linearise Hertz at the reference overlap (documented in
         // docs/scene-format.md): k = (3/2) k_n √(δ_ref d).
-        out.stiffness = m.linearStiffness > 0.0
-                            ? m.linearStiffness
-                            : 1.5 * kHertz * std::sqrt(referenceOverlap * d);
+        out.stiffness = m.linearStiffness > 0.0 ? m.linearStiffness
+                                                : 1.5 * kHertz * std::sqrt(referenceOverlap * d);
     }
     return out;
 }
 
 /// SPOOK parameters of the normal row (servin-2014 Eq. 30 with τ_n = max(n_s h, c/e_H)).
 struct SpookNormal {
-    double epsilon = 0.0;    ///< ε_n = e_H / k (compliance)
-    double tau = 0.0;        ///< τ_n (s)
-    double upsilon = 0.0;    ///< Υ = 1 / (1 + 4 τ/h)
-    double sigma = 0.0;      ///< Σ_n = (4/h²) ε Υ
+    double epsilon = 0.0;  ///< ε_n = e_H / k (compliance)
+    double tau = 0.0;      ///< τ_n (s)
+    double upsilon = 0.0;  ///< Υ = 1 / (1 + 4 τ/h)
+    double sigma = 0.0;    ///< Σ_n = (4/h²) ε Υ
 };
 
 inline SpookNormal spookNormal(const NormalLaw& law, double h, double stabilizationSteps,

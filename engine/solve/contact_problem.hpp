@@ -56,14 +56,14 @@ struct ContactProblem {
     std::vector<int> bodyA, bodyB;  ///< movable index of the contact's bodies, or −1
     std::vector<int> dim;
     std::vector<int> offset;
-    std::vector<double> mu;     ///< μ' = μ s (0 for a frictionless contact)
-    std::vector<double> scale;  ///< the normal row's Hertz scale s (r_n = s λ_n)
-    std::vector<int> rolling;   ///< rolling rows after the contact's dim rows (0, 1 or 3)
+    std::vector<double> mu;            ///< μ' = μ s (0 for a frictionless contact)
+    std::vector<double> scale;         ///< the normal row's Hertz scale s (r_n = s λ_n)
+    std::vector<int> rolling;          ///< rolling rows after the contact's dim rows (0, 1 or 3)
     std::vector<double> rollingLimit;  ///< L = μ_r R* s: ‖λ_r‖ ≤ L λ_n in row units
-    Sparse J;                   ///< rows × 6·bodies
-    Eigen::VectorXd sigma;      ///< Σ per row (regularisation, m/(N s))
-    Eigen::VectorXd b;          ///< b per row (bias: gap and wall velocity, m/s)
-    Eigen::VectorXd invD;       ///< the PGS row's 1/D, for its residual measure
+    Sparse J;                          ///< rows × 6·bodies
+    Eigen::VectorXd sigma;             ///< Σ per row (regularisation, m/(N s))
+    Eigen::VectorXd b;                 ///< b per row (bias: gap and wall velocity, m/s)
+    Eigen::VectorXd invD;              ///< the PGS row's 1/D, for its residual measure
 
     int rows() const { return static_cast<int>(b.size()); }
     int contacts() const { return static_cast<int>(dim.size()); }
@@ -81,7 +81,9 @@ struct ContactProblem {
     /// must have been built with the wall at rest.
     void appendSliders(std::span<const SolverContact> rows, std::span<const Slider> sliders,
                        std::span<const int> contactSlider);
-    int sliders() const { return static_cast<int>(vFree.size()) - 6 * static_cast<int>(movableBody.size()); }
+    int sliders() const {
+        return static_cast<int>(vFree.size()) - 6 * static_cast<int>(movableBody.size());
+    }
 
     /// v* + M⁻¹ Jᵀ λ.
     Eigen::VectorXd velocities(const Eigen::VectorXd& lambda) const;

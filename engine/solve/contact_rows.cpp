@@ -69,7 +69,8 @@ void initRow(SolverContact& r, const ContactSet& c, size_t i, std::span<const So
         }
         r.flags |= kHasJacobians;
     }
-    for (double& l : r.lambda) l = 0.0;
+    for (double& l : r.lambda)
+        l = 0.0;
 
     // The wall moves: its contact-point velocity is a constant of the step, so the kernel
     // sees B at rest and the rows aim for −(wall velocity) instead. A wall the solve moves
@@ -156,7 +157,8 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
     std::vector<std::int32_t>& rowOf = rowIndexScratch();
     rowOf.resize(c.size());
     std::int32_t count = 0;
-    for (size_t i = 0; i < c.size(); ++i) rowOf[i] = map.internal(c, i) ? -1 : count++;
+    for (size_t i = 0; i < c.size(); ++i)
+        rowOf[i] = map.internal(c, i) ? -1 : count++;
     rows.resize(count);
 
     auto build = [&](size_t i, SolverContact& r) {
@@ -193,11 +195,11 @@ void buildContinuousRows(const ContactSet& c, const MaterialTable& materials,
         else
             reach += accelerationScale * h * h;
         reach = std::min(reach, std::max(s.referenceOverlap * c.diameter[i], c.overlap[i]));
-        const HertzRow hertz =
-            hertzRow(law, std::max(c.overlap[i], 0.0), c.diameter[i], reach);
+        const HertzRow hertz = hertzRow(law, std::max(c.overlap[i], 0.0), c.diameter[i], reach);
         initRow(r, c, i, bodies, map, hertz.scale, spook.sigma, sigmaT, sigmaR, m.friction,
                 rollingLimit);
-        r.bias[0] += 4.0 / h * spook.upsilon * hertz.deltaBar + spook.upsilon * hertz.scale * separating;
+        r.bias[0] +=
+            4.0 / h * spook.upsilon * hertz.deltaBar + spook.upsilon * hertz.scale * separating;
     };
     parallelFor(static_cast<int>(c.size()), resolveThreads(s.threads), [&](int begin, int end) {
         for (int i = begin; i < end; ++i) {
@@ -252,7 +254,8 @@ void storeContinuousImpulses(std::span<const SolverContact> rows, ContactSet& c,
 
 void storeImpactImpulses(std::span<const SolverContact> rows, ContactSet& c, int threads) {
     parallelFor(static_cast<int>(rows.size()), threads, [&](int begin, int end) {
-        for (int k = begin; k < end; ++k) c.impactImpulse[rows[k].contact] = rows[k].lambda[0];
+        for (int k = begin; k < end; ++k)
+            c.impactImpulse[rows[k].contact] = rows[k].lambda[0];
     });
 }
 

@@ -96,9 +96,9 @@ void sweepGeneral(std::span<SolverContact> rows, SolverBody* bodies, RowSums& re
             double l[3];
             const Vec3* axis[3] = {&c.t1, &c.t2, &c.n};
             for (int k = 0; k < 3; ++k)
-                l[k] = c.lambda[3 + k] +
-                       (c.bias[3 + k] - axis[k]->dot(dw) - c.sigmaR * c.lambda[3 + k]) *
-                           c.invD[3 + k];
+                l[k] =
+                    c.lambda[3 + k] +
+                    (c.bias[3 + k] - axis[k]->dot(dw) - c.sigmaR * c.lambda[3 + k]) * c.invD[3 + k];
             if constexpr (kCone) {
                 const double mag2 = l[0] * l[0] + l[1] * l[1];
                 if (mag2 > limit * limit) {
@@ -218,15 +218,17 @@ void gradientGeneralRows(std::span<const SolverContact> rows, const SolverBody* 
         // z: each row's full PGS value at the common velocities; γ' = y + step (z − y).
         double z[6], out[6];
         const double sigma[6] = {c.sigmaN, c.sigmaT, c.sigmaT, c.sigmaR, c.sigmaR, c.sigmaR};
-        z[0] = y[0] + (c.bias[0] - c.scale * rowVelocity(A, B, c, c.n, 0) - c.sigmaN * y[0]) * c.invD[0];
+        z[0] = y[0] +
+               (c.bias[0] - c.scale * rowVelocity(A, B, c, c.n, 0) - c.sigmaN * y[0]) * c.invD[0];
         z[1] = y[1] + (c.bias[1] - rowVelocity(A, B, c, c.t1, 1) - c.sigmaT * y[1]) * c.invD[1];
         z[2] = y[2] + (c.bias[2] - rowVelocity(A, B, c, c.t2, 2) - c.sigmaT * y[2]) * c.invD[2];
         const Vec3 dw = B.w - A.w;
         const Vec3* axis[3] = {&c.t1, &c.t2, &c.n};
         for (int k = 0; k < 3; ++k)
-            z[3 + k] = y[3 + k] +
-                       (c.bias[3 + k] - axis[k]->dot(dw) - c.sigmaR * y[3 + k]) * c.invD[3 + k];
-        for (int j = 0; j < 6; ++j) out[j] = y[j] + step * (z[j] - y[j]);
+            z[3 + k] =
+                y[3 + k] + (c.bias[3 + k] - axis[k]->dot(dw) - c.sigmaR * y[3 + k]) * c.invD[3 + k];
+        for (int j = 0; j < 6; ++j)
+            out[j] = y[j] + step * (z[j] - y[j]);
         out[0] = std::max(0.0, out[0]);
         projectPair(out[1], out[2], c.friction * c.scale * out[0], cone);
         const bool rolling = (c.flags & kHasRolling) != 0;
@@ -247,14 +249,16 @@ void gradientGeneralRows(std::span<const SolverContact> rows, const SolverBody* 
             sums.inner += weight * (y[j] - z[j]) * (out[j] - previous[g][j]);
             sums.sigma += sigma[j] * d * d;
         }
-        for (int j = rolling ? 6 : 3; j < 6; ++j) next[g][j] = y[j];
+        for (int j = rolling ? 6 : 3; j < 6; ++j)
+            next[g][j] = y[j];
     }
 }
 
 void applyRowImpulses(std::span<const SolverContact> rows, std::span<SolverBody> bodies) {
     for (const SolverContact& c : rows)
-        applyGeneralImpulse(c, {c.lambda[0], c.lambda[1], c.lambda[2], c.lambda[3], c.lambda[4], c.lambda[5]},
-                            bodies.data());
+        applyGeneralImpulse(
+            c, {c.lambda[0], c.lambda[1], c.lambda[2], c.lambda[3], c.lambda[4], c.lambda[5]},
+            bodies.data());
 }
 
 }  // namespace ndem

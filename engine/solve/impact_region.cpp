@@ -7,7 +7,8 @@ void ImpactRegion::mark(const ContactSet& c, size_t bodyCount, int depth) {
     m_inRegion.assign(n, 0);
     auto conducts = [&](size_t i) { return (c.flags[i] & (kTouching | kImpact)) != 0; };
     if (depth <= 0) {
-        for (size_t i = 0; i < n; ++i) m_inRegion[i] = conducts(i);
+        for (size_t i = 0; i < n; ++i)
+            m_inRegion[i] = conducts(i);
         return;
     }
     // Body → contact lists (particles only; a wall contact hangs off its particle).
@@ -17,13 +18,15 @@ void ImpactRegion::mark(const ContactSet& c, size_t bodyCount, int depth) {
         ++m_start[c.bodyA[i] + 1];
         if (!(c.flags[i] & kWallContact)) ++m_start[c.bodyB[i] + 1];
     }
-    for (size_t b = 0; b < bodyCount; ++b) m_start[b + 1] += m_start[b];
+    for (size_t b = 0; b < bodyCount; ++b)
+        m_start[b + 1] += m_start[b];
     m_items.resize(m_start[bodyCount]);
     m_cursor.assign(m_start.begin(), m_start.end() - 1);
     for (size_t i = 0; i < n; ++i) {
         if (!conducts(i)) continue;
         m_items[m_cursor[c.bodyA[i]]++] = static_cast<std::int32_t>(i);
-        if (!(c.flags[i] & kWallContact)) m_items[m_cursor[c.bodyB[i]]++] = static_cast<std::int32_t>(i);
+        if (!(c.flags[i] & kWallContact))
+            m_items[m_cursor[c.bodyB[i]]++] = static_cast<std::int32_t>(i);
     }
 
     // Breadth-first from the bodies of the impacts: a contact is in the region when one of

@@ -13,15 +13,15 @@ namespace ndem {
 /// so on. Walls do not conduct (they do not move). depth = 0 marks every touching contact.
 /// Buffers are reused between steps; no allocation once warmed up.
 class ImpactRegion {
-public:
+  public:
     void mark(const ContactSet& contacts, size_t bodyCount, int depth);
     bool contains(size_t contact) const { return m_inRegion[contact] != 0; }
 
-private:
+  private:
     std::vector<std::int32_t> m_start, m_items, m_cursor;  ///< body → contacts (CSR)
     std::vector<std::int32_t> m_distance;                  ///< per body, -1 unreached
     std::vector<std::int32_t> m_queue;
-    std::vector<std::uint8_t> m_inRegion;                  ///< per contact
+    std::vector<std::uint8_t> m_inRegion;  ///< per contact
 };
 
 }  // namespace ndem

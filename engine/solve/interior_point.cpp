@@ -6,15 +6,14 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
-#include <initializer_list>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 namespace ndem {
 
-
-bool InteriorPointSolver::buildPattern(const std::vector<int>& dim,
-                                       const std::vector<int>& offset, const Sparse& w) {
+bool InteriorPointSolver::buildPattern(const std::vector<int>& dim, const std::vector<int>& offset,
+                                       const Sparse& w) {
     const bool same = m_pattern.build(dim, offset, w) && m_analysed;
     if (same) return true;
     const Sparse& k = m_pattern.matrix();
@@ -93,8 +92,8 @@ InteriorPointResult InteriorPointSolver::solve(const LocalProblem& p, Eigen::Vec
             double open = d > 1 ? mu * cone::tangentNorm(d, u.data() + o) : 0.0;
             if (roll > 0) {
                 const double* ur = u.data() + o + d;
-                const double rolled = roll == 1 ? std::abs(ur[0])
-                                                : std::hypot(ur[0], ur[1]) + std::abs(ur[2]);
+                const double rolled =
+                    roll == 1 ? std::abs(ur[0]) : std::hypot(ur[0], ur[1]) + std::abs(ur[2]);
                 open += p.rollingLimit[static_cast<size_t>(c)] * rolled;
             }
             const double s = (1.0 - keep) * open;
@@ -310,8 +309,8 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
             z[k.offset] += 1.0 + worst;
 
     std::vector<cone::Scaling> scalings(static_cast<size_t>(coneCount));
-    Eigen::VectorXd ell(coneRows), dsA(coneRows), dzA(coneRows), dsStep(coneRows),
-        dz(coneRows), ds(coneRows), es(coneRows);
+    Eigen::VectorXd ell(coneRows), dsA(coneRows), dzA(coneRows), dsStep(coneRows), dz(coneRows),
+        ds(coneRows), es(coneRows);
     Eigen::VectorXd dxA(m), dx(m), g(m), gz(m), dxC(m), dsC(coneRows), dzC(coneRows),
         dsTry(coneRows);
     const double n = coneCount;
@@ -381,7 +380,8 @@ InteriorPointResult InteriorPointSolver::solveProgram(const LocalProblem& full,
 
         // Predictor (affine scaling): ds = ℓ ∘ ℓ.
         for (const Cone& k : cones)
-            cone::product(k.dim, ell.data() + k.offset, ell.data() + k.offset, ds.data() + k.offset);
+            cone::product(k.dim, ell.data() + k.offset, ell.data() + k.offset,
+                          ds.data() + k.offset);
         direction(dxA, dsA, dzA);
         const double alphaA = std::min(maxStep(s, dsA), maxStep(z, dzA));
         const double gapA = (s + alphaA * dsA).dot(z + alphaA * dzA);

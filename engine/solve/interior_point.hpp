@@ -8,9 +8,9 @@
 // sparse system, the Delassus operator plus the cones' scaling blocks, W + R⁻² (the paper's
 // reduced Newton system, Eq. 55–57, eliminated to the contacts' unknowns), by a sparse LDLᵀ
 // whose symbolic analysis is done once per program, and kept for the next program while the
-// contacts' structure stays the same (a resting packing, step after step). Rejected: the bodies' system
-// M + Jᵀ(Σ + R⁻²)⁻¹J, smaller, but its Woodbury back-substitution cancels catastrophically once
-// contacts are active (R⁻² → 0). Rolling resistance adds cones on the same normal reaction
+// contacts' structure stays the same (a resting packing, step after step). Rejected: the bodies'
+// system M + Jᵀ(Σ + R⁻²)⁻¹J, smaller, but its Woodbury back-substitution cancels catastrophically
+// once contacts are active (R⁻² → 0). Rolling resistance adds cones on the same normal reaction
 // (LocalProblem's rolling rows): the program's cone entries are then s = G x, G copying each
 // contact's normal row into each of its cones, and the Newton matrix W + Gᵀ R⁻² G keeps one
 // block per contact. The iteration count hardly grows with the problem, where

@@ -24,9 +24,9 @@ namespace ndem {
 struct LocalProblem {
     Eigen::SparseMatrix<double> W;  ///< Delassus operator, rows × rows (symmetric, PSD)
     Eigen::VectorXd q;              ///< free local velocity
-    std::vector<int> dim;           ///< rows of each contact: 3 (space), 2 (plane) or 1 (normal only)
-    std::vector<int> offset;        ///< first row of each contact
-    std::vector<double> mu;         ///< friction coefficient of each contact
+    std::vector<int> dim;     ///< rows of each contact: 3 (space), 2 (plane) or 1 (normal only)
+    std::vector<int> offset;  ///< first row of each contact
+    std::vector<double> mu;   ///< friction coefficient of each contact
     /// Rolling rows of each contact after its dim[c] rows: 0, 1 (the plane) or 3 (space);
     /// empty: none anywhere.
     std::vector<int> rolling;

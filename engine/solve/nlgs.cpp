@@ -113,7 +113,9 @@ NlgsSweeper::NlgsSweeper(const LocalProblem& p, const NlgsJacobiTerm* jacobi)
         for (int i = 0; i < b.d; ++i)
             for (int j = 0; j < b.d; ++j) {
                 b.B[3 * i + j] = m_w.coeff(o + i, o + j);
-                if (jacobi) b.B[3 * i + j] += jacobi->diagonal[static_cast<size_t>(c)][static_cast<size_t>(3 * i + j)];
+                if (jacobi)
+                    b.B[3 * i + j] +=
+                        jacobi->diagonal[static_cast<size_t>(c)][static_cast<size_t>(3 * i + j)];
             }
     }
 }
@@ -160,8 +162,9 @@ double NlgsSweeper::sweep(Eigen::VectorXd& r, double scale) {
         if (m_jacobi)
             for (int i = 0; i < b.d; ++i)
                 for (int j = 0; j < b.d; ++j)
-                    jumped[o + i] += m_jacobi->diagonal[static_cast<size_t>(c)][static_cast<size_t>(3 * i + j)] *
-                                     (x[j] - before[j]);
+                    jumped[o + i] +=
+                        m_jacobi->diagonal[static_cast<size_t>(c)][static_cast<size_t>(3 * i + j)] *
+                        (x[j] - before[j]);
         // Rolling rows: each row's own update, onto the limit L r_n (a disc over the
         // first two in space, an interval for the twist and in the plane).
         const int roll = p.rollingRows(c);

@@ -40,8 +40,8 @@ struct NlgsOptions {
     /// Stop on Siconos' error measure (coulombError, FCLib's) instead of Eq. 10's.
     bool coulombStop = false;
     std::vector<double>* errorHistory = nullptr;  ///< if set: the error after each sweep
-    const NlgsJacobiTerm* jacobi = nullptr;  ///< W̃ = p.W + ωZ with ωZ by Jacobi
-    const SweepObserver* observe = nullptr;  ///< after each sweep, with r; true stops
+    const NlgsJacobiTerm* jacobi = nullptr;       ///< W̃ = p.W + ωZ with ωZ by Jacobi
+    const SweepObserver* observe = nullptr;       ///< after each sweep, with r; true stops
 };
 
 struct NlgsResult {
@@ -53,7 +53,7 @@ struct NlgsResult {
 /// The sweeps one at a time, for methods that change the right-hand side between them
 /// (Alart 2014 Alg. 3). Keeps p and jacobi by reference.
 class NlgsSweeper {
-public:
+  public:
     NlgsSweeper(const LocalProblem& p, const NlgsJacobiTerm* jacobi = nullptr);
     ~NlgsSweeper();
     /// The right-hand side q (u = W̃ r + q) and the velocities r gives.
@@ -61,7 +61,7 @@ public:
     /// One sweep over the contacts; returns Eq. 10's error over `scale` (1 if 0).
     double sweep(Eigen::VectorXd& r, double scale);
 
-private:
+  private:
     struct Blocks;
     const LocalProblem& m_p;
     Eigen::SparseMatrix<double> m_w;

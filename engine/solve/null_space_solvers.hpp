@@ -39,9 +39,9 @@ enum class NullSpaceMethod : int { Iterated, Predicted, Jacobi };
 
 /// What the predictions know of each contact beyond the local problem (physical units).
 struct PredictionInputs {
-    double timeStep = 0.0;      ///< h (s)
-    std::vector<double> gap;    ///< per contact, start of step (m; < 0 overlapping); empty: unknown
-    double meanMass = 0.0;      ///< m̄ of the grains (kg; in the plane kg/m): for η, ε at 0
+    double timeStep = 0.0;    ///< h (s)
+    std::vector<double> gap;  ///< per contact, start of step (m; < 0 overlapping); empty: unknown
+    double meanMass = 0.0;    ///< m̄ of the grains (kg; in the plane kg/m): for η, ε at 0
 };
 
 struct NullSpaceOptions {
@@ -64,8 +64,8 @@ struct NullSpaceResult {
     /// The regularised sweep diverged (error above 10³ or not finite): the answer is NLGS's on
     /// W, its sweeps added to `iterations`.
     bool diverged = false;
-    double omega = 0.0;   ///< ω = weight ‖W‖₂
-    double normW = 0.0;   ///< ‖W‖₂
+    double omega = 0.0;  ///< ω = weight ‖W‖₂
+    double normW = 0.0;  ///< ‖W‖₂
 };
 
 /// The prediction r̃ of the given kind (row units, p's rows).

@@ -18,10 +18,14 @@ constexpr int kEnergyChunk = 512;
 /// The eight lanes of row j (normal, t1, t2, rolling t1, t2, n) of a block's multipliers.
 double* blockRow(ContactBlock& c, RollingBlock* roll, int j) {
     switch (j) {
-    case 0: return c.normal;
-    case 1: return c.tangent1;
-    case 2: return c.tangent2;
-    default: return roll ? roll->impulse[j - 3] : nullptr;
+        case 0:
+            return c.normal;
+        case 1:
+            return c.tangent1;
+        case 2:
+            return c.tangent2;
+        default:
+            return roll ? roll->impulse[j - 3] : nullptr;
     }
 }
 
@@ -83,7 +87,8 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
     for (int k = 0; k < blocks; ++k)
         for (int j = 0; j < 6; ++j) {
             const double* row = blockRow(m_blocks[k], m_hasRolling[k] ? &m_rolling[k] : nullptr, j);
-            for (int l = 0; l < kBlockLanes; ++l) m_previous[k].row[j][l] = row ? row[l] : 0.0;
+            for (int l = 0; l < kBlockLanes; ++l)
+                m_previous[k].row[j][l] = row ? row[l] : 0.0;
         }
     m_generalPrevious.resize(m_general.size());
     m_generalNext.resize(m_general.size());
@@ -125,7 +130,8 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
             if (s.begin < s.end) kernel.applyImpulses(s);
             for (size_t g = 0; g < m_general.size(); ++g) {
                 std::array<double, 6> d;
-                for (int j = 0; j < 6; ++j) d[j] = m_generalNext[g][j] - m_general[g].lambda[j];
+                for (int j = 0; j < 6; ++j)
+                    d[j] = m_generalNext[g][j] - m_general[g].lambda[j];
                 applyGeneralImpulse(m_general[g], d, bodies.data());
             }
         }
@@ -157,7 +163,8 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
                 applyDelta(t, n);  // the bodies now move with γ'
                 for (int c = chunkBegin; c < chunkEnd; ++c) {
                     double e = 0.0;
-                    for (int i = c * kEnergyChunk; i < std::min(bodyCount, (c + 1) * kEnergyChunk); ++i)
+                    for (int i = c * kEnergyChunk; i < std::min(bodyCount, (c + 1) * kEnergyChunk);
+                         ++i)
                         e += bodyEnergy(bodies[i], m_bodyStart[i]);
                     m_chunkEnergy[c] = e;
                 }
@@ -174,14 +181,16 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
                         total.sigma += r.sigma;
                     }
                     double energy = total.sigma;
-                    for (double e : m_chunkEnergy) energy += e;
+                    for (double e : m_chunkEnergy)
+                        energy += e;
                     // dᵀNd ≤ L ‖d‖²_D, d = γ' − y: else a shorter step from y.
                     retry = energy > lipschitz * total.squares * (1.0 + 1e-12) && lipschitz < 1e6;
                     if (retry) lipschitz *= 2.0;
                 }
                 if (n > 1) parallel::barrier();
                 if (retry) {
-                    for (int i = chunkBegin * kEnergyChunk; i < std::min(bodyCount, chunkEnd * kEnergyChunk); ++i) {
+                    for (int i = chunkBegin * kEnergyChunk;
+                         i < std::min(bodyCount, chunkEnd * kEnergyChunk); ++i) {
                         bodies[i].v = Vec3(m_bodyStart[i][0], m_bodyStart[i][1], m_bodyStart[i][2]);
                         bodies[i].w = Vec3(m_bodyStart[i][3], m_bodyStart[i][4], m_bodyStart[i][5]);
                     }
@@ -195,11 +204,13 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
                 result.iterations = k + 1;
                 result.residual = m_rowsCounted ? total.all / m_rowsCounted : 0.0;
                 result.maxResidual = total.max;
-                result.normalResidual = m_normalRowsCounted ? total.normal / m_normalRowsCounted : 0.0;
+                result.normalResidual =
+                    m_normalRowsCounted ? total.normal / m_normalRowsCounted : 0.0;
                 if (o.residualHistory) o.residualHistory->push_back(result.residual);
                 if (o.tolerance > 0.0 && result.residual < o.tolerance) stop = true;
                 last = stop || k + 1 == o.iterations;
-                const double thetaNext = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
+                const double thetaNext =
+                    0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
                 beta = theta * (1.0 - theta) / (theta * theta + thetaNext);
                 theta = thetaNext;
                 if (total.inner > 0.0) {
@@ -232,7 +243,8 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
             if (b != 0.0) applyDelta(t, n);
             if (t == 0)
                 for (size_t g = 0; g < m_general.size(); ++g)
-                    std::copy(m_generalNext[g].begin(), m_generalNext[g].end(), m_general[g].lambda);
+                    std::copy(m_generalNext[g].begin(), m_generalNext[g].end(),
+                              m_general[g].lambda);
             if (n > 1) parallel::barrier();
         }
     });
@@ -240,7 +252,9 @@ PgsResult PgsSolver::runApgd(std::span<SolverBody> bodies, const PgsOptions& o,
     return result;
 }
 
-template PgsResult PgsSolver::runApgd<true>(std::span<SolverBody>, const PgsOptions&, const PgsKernel&);
-template PgsResult PgsSolver::runApgd<false>(std::span<SolverBody>, const PgsOptions&, const PgsKernel&);
+template PgsResult PgsSolver::runApgd<true>(std::span<SolverBody>, const PgsOptions&,
+                                            const PgsKernel&);
+template PgsResult PgsSolver::runApgd<false>(std::span<SolverBody>, const PgsOptions&,
+                                             const PgsKernel&);
 
 }  // namespace ndem

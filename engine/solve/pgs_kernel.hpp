@@ -33,7 +33,7 @@ const PgsKernel& pgsKernel(SimdLevel level);
 
 // Defined in the per-instruction-set translation units.
 const PgsKernel& scalarPgsKernel();
-const PgsKernel* avx2PgsKernel();    ///< null where the build has no x86-64 kernels
+const PgsKernel* avx2PgsKernel();  ///< null where the build has no x86-64 kernels
 const PgsKernel* avx512PgsKernel();
 
 }  // namespace ndem

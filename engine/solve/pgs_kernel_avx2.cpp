@@ -19,6 +19,8 @@ constexpr PgsKernel kKernel{simd::Avx2Ops::kName,
                             &simd::sweepFloatBlocks<simd::Avx2FloatOps, false>};
 }  // namespace
 
-const PgsKernel* avx2PgsKernel() { return &kKernel; }
+const PgsKernel* avx2PgsKernel() {
+    return &kKernel;
+}
 
 }  // namespace ndem

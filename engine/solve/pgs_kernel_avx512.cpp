@@ -19,6 +19,8 @@ constexpr PgsKernel kKernel{simd::Avx512Ops::kName,
                             &simd::sweepFloatBlocks<simd::Avx512FloatOps, false>};
 }  // namespace
 
-const PgsKernel* avx512PgsKernel() { return &kKernel; }
+const PgsKernel* avx512PgsKernel() {
+    return &kKernel;
+}
 
 }  // namespace ndem

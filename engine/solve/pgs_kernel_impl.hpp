@@ -64,8 +64,10 @@ inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typena
     // Normal row (servin-2014 Eq. 29): u = n·(v_B − v_A), no angular part for spheres.
     const D un = S::mulAdd(nx, B[0] - A[0], S::mulAdd(ny, B[1] - A[1], nz * (B[2] - A[2])));
     D lambda0 = S::load(c.normal + lane);
-    if constexpr (kMomentum) lambda0 = momentum<S>(lambda0, dir->row[0] + lane, last->row[0] + lane, beta);
-    const D target0 = S::mulAdd(S::load(c.normalKeep + lane), lambda0, S::load(c.normalTarget + lane));
+    if constexpr (kMomentum)
+        lambda0 = momentum<S>(lambda0, dir->row[0] + lane, last->row[0] + lane, beta);
+    const D target0 =
+        S::mulAdd(S::load(c.normalKeep + lane), lambda0, S::load(c.normalTarget + lane));
     const D normal = S::max(S::zero(), S::mulSub(S::load(c.normalGain + lane), un, target0));
     S::store(c.normal + lane, normal);
     const D dn = normal - lambda0;
@@ -88,10 +90,13 @@ inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typena
     const D ra = S::load(c.leverA + lane), rb = S::load(c.leverB + lane);
     const D dvx = B[0] - A[0], dvy = B[1] - A[1], dvz = B[2] - A[2];
     const D qx = rb * B[3] - ra * A[3], qy = rb * B[4] - ra * A[4], qz = rb * B[5] - ra * A[5];
-    const D u1 = S::mulAdd(t1x, dvx, S::mulAdd(t1y, dvy, S::mulAdd(t1z, dvz,
-                 S::mulAdd(t2x, qx, S::mulAdd(t2y, qy, t2z * qz)))));
-    const D u2 = S::mulAdd(t2x, dvx, S::mulAdd(t2y, dvy, S::mulAdd(t2z, dvz,
-                 S::mulSub(t1x, qx, S::mulSub(t1y, qy, -(t1z * qz))))));
+    const D u1 = S::mulAdd(
+        t1x, dvx,
+        S::mulAdd(t1y, dvy, S::mulAdd(t1z, dvz, S::mulAdd(t2x, qx, S::mulAdd(t2y, qy, t2z * qz)))));
+    const D u2 = S::mulAdd(
+        t2x, dvx,
+        S::mulAdd(t2y, dvy,
+                  S::mulAdd(t2z, dvz, S::mulSub(t1x, qx, S::mulSub(t1y, qy, -(t1z * qz))))));
     const D keep = S::load(c.frictionKeep + lane), gain = S::load(c.frictionGain + lane);
     D lambda1 = S::load(c.tangent1 + lane), lambda2 = S::load(c.tangent2 + lane);
     if constexpr (kMomentum) {
@@ -145,7 +150,8 @@ inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typena
         res->normal += S::sum(rn);
         const double m = S::maxLane(S::max(rn, S::max(r1, r2)));
         res->max = res->max > m ? res->max : m;
-        if constexpr (kMomentum) res->squares += S::sum(S::mulAdd(rn, rn, S::mulAdd(r1, r1, r2 * r2)));
+        if constexpr (kMomentum)
+            res->squares += S::sum(S::mulAdd(rn, rn, S::mulAdd(r1, r1, r2 * r2)));
     }
 
     // Rolling (t1, t2) and twisting (n) rows on ω_B − ω_A, bound μ_r R* s λ_n.
@@ -291,7 +297,8 @@ inline void gradientLanes(const ContactBlock& c, const RollingBlock* roll, int l
     const D dvx = B[0] - A[0], dvy = B[1] - A[1], dvz = B[2] - A[2];
     const D un = S::mulAdd(nx, dvx, S::mulAdd(ny, dvy, nz * dvz));
     const D y0 = S::load(c.normal + lane), keep0 = S::load(c.normalKeep + lane);
-    const D z0 = S::mulSub(S::load(c.normalGain + lane), un, S::mulAdd(keep0, y0, S::load(c.normalTarget + lane)));
+    const D z0 = S::mulSub(S::load(c.normalGain + lane), un,
+                           S::mulAdd(keep0, y0, S::load(c.normalTarget + lane)));
     const D normal = S::max(S::zero(), S::mulAdd(t, z0 - y0, y0));
     normalSum = account(y0, z0, normal, S::load(c.normalD + lane), keep0, 0);
 
@@ -299,10 +306,13 @@ inline void gradientLanes(const ContactBlock& c, const RollingBlock* roll, int l
     const D t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
     const D ra = S::load(c.leverA + lane), rb = S::load(c.leverB + lane);
     const D qx = rb * B[3] - ra * A[3], qy = rb * B[4] - ra * A[4], qz = rb * B[5] - ra * A[5];
-    const D u1 = S::mulAdd(t1x, dvx, S::mulAdd(t1y, dvy, S::mulAdd(t1z, dvz,
-                 S::mulAdd(t2x, qx, S::mulAdd(t2y, qy, t2z * qz)))));
-    const D u2 = S::mulAdd(t2x, dvx, S::mulAdd(t2y, dvy, S::mulAdd(t2z, dvz,
-                 S::mulSub(t1x, qx, S::mulSub(t1y, qy, -(t1z * qz))))));
+    const D u1 = S::mulAdd(
+        t1x, dvx,
+        S::mulAdd(t1y, dvy, S::mulAdd(t1z, dvz, S::mulAdd(t2x, qx, S::mulAdd(t2y, qy, t2z * qz)))));
+    const D u2 = S::mulAdd(
+        t2x, dvx,
+        S::mulAdd(t2y, dvy,
+                  S::mulAdd(t2z, dvz, S::mulSub(t1x, qx, S::mulSub(t1y, qy, -(t1z * qz))))));
     const D keepT = S::load(c.frictionKeep + lane), gain = S::load(c.frictionGain + lane);
     const D y1 = S::load(c.tangent1 + lane), y2 = S::load(c.tangent2 + lane);
     const D z1 = S::mulSub(gain, u1, S::mulAdd(keepT, y1, S::load(c.frictionTarget1 + lane)));
@@ -346,7 +356,8 @@ inline void gradientLanes(const ContactBlock& c, const RollingBlock* roll, int l
         }
         r[2] = S::max(S::min(r[2], rl), S::zero() - rl);
         const D dr = S::load(roll->d + lane);
-        for (int j = 0; j < 3; ++j) account(y[j], z[j], r[j], dr, rk, 3 + j);
+        for (int j = 0; j < 3; ++j)
+            account(y[j], z[j], r[j], dr, rk, 3 + j);
     }
     const double scale = 1.0 / s.step;
     res->all += scale * S::sum(all);
@@ -366,7 +377,8 @@ void gradientBlocks(const BlockSweep& s) {
         const bool rolling = s.rolling && s.hasRolling[k];
         for (int lane = 0; lane < kBlockLanes; lane += S::kWidth) {
             if (rolling)
-                gradientLanes<S, kCone, true>(s.blocks[k], s.rolling + k, lane, s.bodies, s, k, res);
+                gradientLanes<S, kCone, true>(s.blocks[k], s.rolling + k, lane, s.bodies, s, k,
+                                              res);
             else
                 gradientLanes<S, kCone, false>(s.blocks[k], nullptr, lane, s.bodies, s, k, res);
         }

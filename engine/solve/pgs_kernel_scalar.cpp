@@ -21,13 +21,18 @@ const PgsKernel& scalarPgsKernel() {
 }
 
 #ifndef NDEM_X86_KERNELS
-const PgsKernel* avx2PgsKernel() { return nullptr; }
-const PgsKernel* avx512PgsKernel() { return nullptr; }
+const PgsKernel* avx2PgsKernel() {
+    return nullptr;
+}
+const PgsKernel* avx512PgsKernel() {
+    return nullptr;
+}
 #endif
 
 const PgsKernel& pgsKernel(SimdLevel level) {
     // Auto: AVX-512 measured fastest where present (docs/PERFORMANCE.md), then AVX2.
-    const SimdLevel use = level == SimdLevel::Auto || !cpuSupports(level) ? widestSimdLevel() : level;
+    const SimdLevel use =
+        level == SimdLevel::Auto || !cpuSupports(level) ? widestSimdLevel() : level;
     if (use == SimdLevel::Avx512) return *avx512PgsKernel();
     if (use == SimdLevel::Avx2) return *avx2PgsKernel();
     return scalarPgsKernel();

@@ -47,7 +47,8 @@ std::int32_t blockBody(std::int32_t index, std::span<const SolverBody> bodies) {
 /// Rows of a contact that enter the residual mean (D_j > 0): all, and normal only.
 void countRows(const SolverContact& r, int& rows, int& normalRows) {
     const int used = (r.flags & kHasRolling) ? 6 : 3;
-    for (int j = 0; j < used; ++j) rows += r.invD[j] > 0.0 ? 1 : 0;
+    for (int j = 0; j < used; ++j)
+        rows += r.invD[j] > 0.0 ? 1 : 0;
     normalRows += r.invD[0] > 0.0 ? 1 : 0;
 }
 
@@ -147,7 +148,8 @@ void PgsSolver::partition(std::span<const SolverContact> rows, std::span<const S
         if (m_colour[i] >= 0) m_laneRow[slot[m_colour[i]]++] = static_cast<std::int32_t>(i);
 
     m_layout = PgsLayout{};
-    for (int c = 0; c < kColours; ++c) m_layout.colours += count[c] > 0 ? 1 : 0;
+    for (int c = 0; c < kColours; ++c)
+        m_layout.colours += count[c] > 0 ? 1 : 0;
     m_layout.blocks = blocks;
     m_layout.sharedColours = m_sharedStages;
     m_layout.blockRows = static_cast<int>(rows.size() - m_generalIndex.size());
@@ -321,7 +323,8 @@ void PgsSolver::unblock() {
 
 void PgsSolver::sequential(size_t rows) {
     m_generalIndex.resize(rows);
-    for (size_t i = 0; i < rows; ++i) m_generalIndex[i] = static_cast<std::int32_t>(i);
+    for (size_t i = 0; i < rows; ++i)
+        m_generalIndex[i] = static_cast<std::int32_t>(i);
     m_laneRow.clear();
     m_stageStart.assign(2, 0);
     m_sharedStages = 0;
@@ -354,7 +357,8 @@ void PgsSolver::unpack(std::span<SolverContact> rows, int threads) const {
         }
     });
     for (size_t g = 0; g < m_generalIndex.size(); ++g)
-        for (int j = 0; j < 6; ++j) rows[m_generalIndex[g]].lambda[j] = m_general[g].lambda[j];
+        for (int j = 0; j < 6; ++j)
+            rows[m_generalIndex[g]].lambda[j] = m_general[g].lambda[j];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -461,7 +465,8 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
                 for (int j = 0; j < 6; ++j) {
                     const double d = m_general[g].lambda[j] - m_generalBefore[g][j];
                     m_generalLast[g][j] = d;
-                    if (m_general[g].invD[j] > 0.0) sum.squares += d * d / (m_general[g].invD[j] * m_general[g].invD[j]);
+                    if (m_general[g].invD[j] > 0.0)
+                        sum.squares += d * d / (m_general[g].invD[j] * m_general[g].invD[j]);
                 }
     };
     // The serial tail of a sweep, on one thread: the small colours, the general rows, then
@@ -521,8 +526,8 @@ PgsSolver::~PgsSolver() = default;
 PgsSolver::PgsSolver(PgsSolver&&) noexcept = default;
 PgsSolver& PgsSolver::operator=(PgsSolver&&) noexcept = default;
 
-PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows,
-                                        std::span<SolverBody> bodies, const PgsOptions& options) {
+PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows, std::span<SolverBody> bodies,
+                                        const PgsOptions& options) {
     std::vector<double> lambda;
     Eigen::VectorXd velocities;
     return solveProblem(
@@ -571,7 +576,8 @@ PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<Solv
     PredictionInputs in;
     in.timeStep = options.timeStep;
     for (int u = 0; u < static_cast<int>(problem.movableBody.size()); ++u)
-        in.meanMass += problem.M.coeff(6 * u, 6 * u) / static_cast<double>(problem.movableBody.size());
+        in.meanMass +=
+            problem.M.coeff(6 * u, 6 * u) / static_cast<double>(problem.movableBody.size());
     if (!options.overlaps.empty())
         for (const int row : problem.contactRow)
             in.gap.push_back(-options.overlaps[rows[static_cast<size_t>(row)].contact]);
@@ -699,7 +705,8 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
     const bool cone = options.friction == FrictionModel::Cone;
     const PgsResult result =
         options.method == SolverMethod::Apgd
-            ? (cone ? runApgd<true>(bodies, options, kernel) : runApgd<false>(bodies, options, kernel))
+            ? (cone ? runApgd<true>(bodies, options, kernel)
+                    : runApgd<false>(bodies, options, kernel))
             : (cone ? run<true>(bodies, options, kernel) : run<false>(bodies, options, kernel));
     if (m_float) storeFloatBodies(bodies, threads);
     unpack(rows, threads);

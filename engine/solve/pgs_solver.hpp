@@ -25,17 +25,18 @@ class LcpInteriorPoint;
 class StaticLcp;
 
 struct PgsOptions {
-    int iterations = 100;      ///< maximum sweeps N_it
-    double tolerance = 0.0;    ///< stop when the mean residual drops below (m/s); 0 = never
+    int iterations = 100;    ///< maximum sweeps N_it
+    double tolerance = 0.0;  ///< stop when the mean residual drops below (m/s); 0 = never
     FrictionModel friction = FrictionModel::Cone;
     std::vector<double>* residualHistory = nullptr;  ///< if set: mean residual after each sweep
-    int threads = 1;           ///< threads sweeping the colours (the result does not depend on it)
+    int threads = 1;  ///< threads sweeping the colours (the result does not depend on it)
     SimdLevel simd = SimdLevel::Auto;  ///< kernel of the sphere blocks
     /// Float: the sphere blocks and the velocities they sweep in floats, sixteen lanes a
     /// block (plain PGS in colour order only; otherwise doubles).
     SolverPrecision precision = SolverPrecision::Double;
     SolverMethod method = SolverMethod::Pgs;  ///< plain sweeps, or NNCG
-    SweepOrder order = SweepOrder::Coloured;  ///< Sequential: rows in the given order, general kernel
+    SweepOrder order =
+        SweepOrder::Coloured;  ///< Sequential: rows in the given order, general kernel
     /// false: every row through the general kernel, in the order the blocks would take them
     /// (tests compare the block kernels against it).
     bool blocks = true;
@@ -66,9 +67,9 @@ struct PgsOptions {
 };
 
 struct PgsResult {
-    int iterations = 0;        ///< sweeps done
-    double residual = 0.0;     ///< mean |Δλ_j| D_j over all rows of the last sweep (m/s)
-    double maxResidual = 0.0;  ///< max |Δλ_j| D_j of the last sweep (m/s)
+    int iterations = 0;           ///< sweeps done
+    double residual = 0.0;        ///< mean |Δλ_j| D_j over all rows of the last sweep (m/s)
+    double maxResidual = 0.0;     ///< max |Δλ_j| D_j of the last sweep (m/s)
     double normalResidual = 0.0;  ///< mean over normal rows only (m/s)
     double newtonResidual = 0.0;  ///< interior point: its relative residual (StepStats)
     /// The non-associated rule's complementarity problem stalled above
@@ -80,11 +81,11 @@ struct PgsResult {
 
 /// How a solve split its rows: graph colours of SIMD blocks, and the general rows.
 struct PgsLayout {
-    int colours = 0;         ///< colours with at least one block
-    int sharedColours = 0;   ///< colours split between threads (the rest: one thread)
-    int blocks = 0;          ///< blocks of eight lanes (sixteen for float)
-    int blockRows = 0;       ///< contacts in blocks (the rest of the lanes are padding)
-    int generalRows = 0;     ///< contacts swept one by one after the colours
+    int colours = 0;          ///< colours with at least one block
+    int sharedColours = 0;    ///< colours split between threads (the rest: one thread)
+    int blocks = 0;           ///< blocks of eight lanes (sixteen for float)
+    int blockRows = 0;        ///< contacts in blocks (the rest of the lanes are padding)
+    int generalRows = 0;      ///< contacts swept one by one after the colours
     const char* kernel = "";  ///< instruction set of the block kernel
 };
 
@@ -98,7 +99,7 @@ struct PgsLayout {
 ///
 /// Reuses its buffers between solves: keep one per use (continuous stage, impact stage).
 class PgsSolver {
-public:
+  public:
     PgsSolver();
     ~PgsSolver();
     PgsSolver(PgsSolver&&) noexcept;
@@ -121,7 +122,7 @@ public:
     /// Saves or loads what carries from one solve to the next (APGD's Lipschitz estimate).
     void archive(StateArchive& a) { a.field("lipschitz", m_lipschitz); }
 
-private:
+  private:
     void partition(std::span<const SolverContact> rows, std::span<const SolverBody> bodies,
                    int threads);
     void pack(std::span<const SolverContact> rows, std::span<const SolverBody> bodies, int threads);
@@ -155,7 +156,8 @@ private:
     PgsResult run(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);
     /// APGD (pgs_apgd.cpp): Jacobi-preconditioned, backtracking, gradient restart.
     template <bool kCone>
-    PgsResult runApgd(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);
+    PgsResult runApgd(std::span<SolverBody> bodies, const PgsOptions& options,
+                      const PgsKernel& kernel);
     /// NNCG's body-space momentum after sweep k, on bodies [begin, end) (see BlockSweep).
     void moveBodies(std::span<SolverBody> bodies, int begin, int end, double beta, bool apply);
 
@@ -167,14 +169,14 @@ private:
     };
     static constexpr std::uint32_t kSphereKey = 1, kMovesA = 2, kMovesB = 4;
     std::vector<RowKey> m_keys;
-    std::vector<std::uint64_t> m_used;        ///< per body: colours it already appears in
-    std::vector<std::int32_t> m_colour;       ///< per row: colour, or -1 for a general row
+    std::vector<std::uint64_t> m_used;   ///< per body: colours it already appears in
+    std::vector<std::int32_t> m_colour;  ///< per row: colour, or -1 for a general row
     /// First block of each shared colour, then of the serial tail, then the end.
     std::vector<std::int32_t> m_stageStart;
-    int m_sharedStages = 0;                   ///< colours swept by all threads
-    std::vector<std::int32_t> m_laneRow;      ///< row of each block lane, -1 for padding
-    bool m_float = false;                     ///< this solve's blocks are float ones
-    int m_lanes = kBlockLanes;                ///< lanes of this solve's blocks
+    int m_sharedStages = 0;               ///< colours swept by all threads
+    std::vector<std::int32_t> m_laneRow;  ///< row of each block lane, -1 for padding
+    bool m_float = false;                 ///< this solve's blocks are float ones
+    int m_lanes = kBlockLanes;            ///< lanes of this solve's blocks
     std::vector<ContactBlock> m_blocks;
     std::vector<RollingBlock> m_rolling;
     // Float solves: the blocks, the bodies as the float kernel reads them, and which bodies
@@ -186,8 +188,8 @@ private:
     std::vector<std::uint8_t> m_isGeneralBody;
     std::vector<std::uint8_t> m_hasRolling;
     std::vector<BlockResidual> m_blockResidual;
-    std::vector<std::int32_t> m_generalIndex; ///< rows swept one by one, in order
-    std::vector<SolverContact> m_general;     ///< their copies during the solve
+    std::vector<std::int32_t> m_generalIndex;  ///< rows swept one by one, in order
+    std::vector<SolverContact> m_general;      ///< their copies during the solve
     // NNCG state: per block lane and per general row the direction p and the last update Δλ;
     // per body the velocities at the start of the sweep and the velocity image of p.
     std::vector<BlockVector> m_direction, m_last;

@@ -102,8 +102,10 @@ double smoothStabilityLimit(const ParticleStore& p, const MaterialTable& materia
                             const std::vector<MaterialId>& wallMaterials, const StepSettings& s) {
     // Every material a particle may touch: those of the particles and of the walls.
     std::vector<bool> present(materials.materials().size(), false);
-    for (MaterialId m : p.material) present[m] = true;
-    for (MaterialId m : wallMaterials) present[m] = true;
+    for (MaterialId m : p.material)
+        present[m] = true;
+    for (MaterialId m : wallMaterials)
+        present[m] = true;
     double limit = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < p.size(); ++i) {
         if (p.invMass[i] <= 0.0) continue;
@@ -111,7 +113,8 @@ double smoothStabilityLimit(const ParticleStore& p, const MaterialTable& materia
         double k = 0.0;
         for (size_t other = 0; other < present.size(); ++other) {
             if (!present[other]) continue;
-            const ContactMaterial& m = materials.pair(p.material[i], static_cast<MaterialId>(other));
+            const ContactMaterial& m =
+                materials.pair(p.material[i], static_cast<MaterialId>(other));
             // A wall (d* = d) is the stiffest partner of a given material.
             const NormalLaw law = normalLaw(m, s.contactLaw, d, d, s.referenceOverlap);
             k = std::max(k, law.tangentStiffness(s.referenceOverlap * d));

@@ -18,9 +18,9 @@ namespace ndem {
 /// Rejected: a separate 64-byte velocity array for the kernel — two copies per solve and two
 /// stores to keep consistent for the general rows, for no gain.
 struct alignas(64) SolverBody {
-    Vec3 v = Vec3::Zero();  ///< linear velocity (m/s)
-    Vec3 w = Vec3::Zero();  ///< angular velocity (rad/s)
-    double invMass = 0.0;   ///< 1/m (1/kg)
+    Vec3 v = Vec3::Zero();                      ///< linear velocity (m/s)
+    Vec3 w = Vec3::Zero();                      ///< angular velocity (rad/s)
+    double invMass = 0.0;                       ///< 1/m (1/kg)
     double invInertia[6] = {0, 0, 0, 0, 0, 0};  ///< I⁻¹ (1/(kg m²)), symmetric
     Vec3 axis = Vec3::Zero();  ///< unit: the only direction it moves in; zero: free
 

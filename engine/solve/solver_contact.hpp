@@ -26,25 +26,25 @@ enum SolverContactFlag : std::uint32_t {
 /// 256 bytes per contact it does not write were a third of the row building's time. The
 /// general path fills them where it takes such a row (fillJacobians).
 struct SolverContact {
-    std::int32_t a = 0, b = 0;   ///< solver body indices (b may be the static body)
-    std::uint32_t contact = 0;   ///< index into the ContactSet
-    std::uint32_t flags = 0;     ///< SolverContactFlag
-    Vec3 n, t1, t2;              ///< contact frame, n from a to b
-    Vec3 leverA, leverB;         ///< contact point − centre of mass of a and of b (m)
+    std::int32_t a = 0, b = 0;              ///< solver body indices (b may be the static body)
+    std::uint32_t contact = 0;              ///< index into the ContactSet
+    std::uint32_t flags = 0;                ///< SolverContactFlag
+    Vec3 n, t1, t2;                         ///< contact frame, n from a to b
+    Vec3 leverA, leverB;                    ///< contact point − centre of mass of a and of b (m)
     double lambda[6] = {0, 0, 0, 0, 0, 0};  ///< multipliers in row units (impulse, N s / N m s)
-    double invD[6] = {0, 0, 0, 0, 0, 0};    ///< 1/D_j, D_j = s² G_j M⁻¹ G_jᵀ + Σ_j (0 = row off)
-    double bias[6] = {0, 0, 0, 0, 0, 0};    ///< q_j including the wall's velocity (m/s, rad/s)
-    double sigmaN = 0.0;         ///< Σ_n, SPOOK regularisation of the normal row
-    double sigmaT = 0.0;         ///< Σ_t = γ_t / h
-    double sigmaR = 0.0;         ///< Σ_r = γ_r / h
-    double scale = 1.0;          ///< s = e_H δ^{e_H−1}: normal force = s λ_n / h
-    double friction = 0.0;       ///< μ: |λ_t| ≤ μ s λ_n
-    double rollingLimit = 0.0;   ///< μ_r R* (m): |λ_r| ≤ μ_r R* s λ_n
+    double invD[6] = {0, 0, 0, 0, 0, 0};  ///< 1/D_j, D_j = s² G_j M⁻¹ G_jᵀ + Σ_j (0 = row off)
+    double bias[6] = {0, 0, 0, 0, 0, 0};  ///< q_j including the wall's velocity (m/s, rad/s)
+    double sigmaN = 0.0;                  ///< Σ_n, SPOOK regularisation of the normal row
+    double sigmaT = 0.0;                  ///< Σ_t = γ_t / h
+    double sigmaR = 0.0;                  ///< Σ_r = γ_r / h
+    double scale = 1.0;                   ///< s = e_H δ^{e_H−1}: normal force = s λ_n / h
+    double friction = 0.0;                ///< μ: |λ_t| ≤ μ s λ_n
+    double rollingLimit = 0.0;            ///< μ_r R* (m): |λ_r| ≤ μ_r R* s λ_n
     // Only with kHasJacobians:
-    Vec3 angularA[3];            ///< r_a × n, r_a × t1, r_a × t2 (m)
-    Vec3 angularB[3];            ///< r_b × n, r_b × t1, r_b × t2 (m)
-    Vec3 responseA[3];           ///< I_a⁻¹ angularA[k]: Δω_a per unit impulse (1/(kg m))
-    Vec3 responseB[3];           ///< I_b⁻¹ angularB[k]
+    Vec3 angularA[3];   ///< r_a × n, r_a × t1, r_a × t2 (m)
+    Vec3 angularB[3];   ///< r_b × n, r_b × t1, r_b × t2 (m)
+    Vec3 responseA[3];  ///< I_a⁻¹ angularA[k]: Δω_a per unit impulse (1/(kg m))
+    Vec3 responseB[3];  ///< I_b⁻¹ angularB[k]
 };
 static_assert(offsetof(SolverContact, angularA) == 328, "SolverContact: 328 hot bytes first");
 

@@ -40,7 +40,8 @@ void World::applySchedule() {
             double speed = error > 0.0 ? s.maxSpeed : 0.0;
             if (w.stiffness > 0.0) {
                 const double scale = error / (w.stiffness * m_settings.timeStep);
-                w.learnedSpeed = std::clamp(w.learnedSpeed + s.integral * scale, -s.maxSpeed, s.maxSpeed);
+                w.learnedSpeed =
+                    std::clamp(w.learnedSpeed + s.integral * scale, -s.maxSpeed, s.maxSpeed);
                 speed = s.relaxation * scale + w.learnedSpeed;
             } else {
                 w.learnedSpeed = 0.0;
@@ -58,7 +59,8 @@ void World::applySchedule() {
             w.linearVelocity = std::clamp(along, -s.maxSpeed, s.maxSpeed) * s.direction;
             continue;
         }
-        const double speed = std::clamp(s.gain * (s.stress * area - pushBack), -s.maxSpeed, s.maxSpeed);
+        const double speed =
+            std::clamp(s.gain * (s.stress * area - pushBack), -s.maxSpeed, s.maxSpeed);
         w.linearVelocity = speed * s.direction;
     }
 }
@@ -84,7 +86,8 @@ void World::emitAndRemove(StepStats& stats) {
         for (size_t i = 0; i < m_particles.size(); ++i) {
             const Vec3& x = m_particles.position[i];
             const double reach = m_particles.radius[i] + rMax;
-            if ((x.array() >= s.min.array() - reach).all() && (x.array() <= s.max.array() + reach).all())
+            if ((x.array() >= s.min.array() - reach).all() &&
+                (x.array() <= s.max.array() + reach).all())
                 nearby.push_back(static_cast<Index>(i));
         }
         while (e.owed >= 1.0 && (s.maxCount == 0 || e.emitted < s.maxCount)) {
@@ -95,7 +98,8 @@ void World::emitAndRemove(StepStats& stats) {
             p.material = s.material;
             bool placed = false;
             for (int attempt = 0; attempt < 30 && !placed; ++attempt) {
-                for (int k = 0; k < 3; ++k) p.position[k] = e.random.uniform(s.min[k], s.max[k]);
+                for (int k = 0; k < 3; ++k)
+                    p.position[k] = e.random.uniform(s.min[k], s.max[k]);
                 placed = std::none_of(nearby.begin(), nearby.end(), [&](Index j) {
                     const double gap = p.radius + m_particles.radius[j];
                     return (m_particles.position[j] - p.position).squaredNorm() < gap * gap;
@@ -120,7 +124,8 @@ void World::reorderParticles(bool keepNearlySorted) {
     const size_t n = m_particles.size();
     if (n < 2) return;
     double rMax = 0.0;
-    for (double r : m_particles.radius) rMax = std::max(rMax, r);
+    for (double r : m_particles.radius)
+        rMax = std::max(rMax, r);
     BroadPhase grid;
     grid.build({}, 2.0 * rMax);
     std::vector<std::pair<std::uint64_t, Index>> keyed(n);

@@ -22,7 +22,8 @@ void World::runSolverProbe(const StepContext& ctx) {
     PgsSolver solver;
     solver.solve(rows, bodies, pgsOptions(ctx, m_probe.referenceIterations));
     std::vector<double> reference(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) reference[i] = rows[i].scale * rows[i].lambda[0];
+    for (size_t i = 0; i < rows.size(); ++i)
+        reference[i] = rows[i].scale * rows[i].lambda[0];
 
     rows = initialRows;
     bodies = initialBodies;

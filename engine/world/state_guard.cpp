@@ -298,8 +298,8 @@ bool StateGuard::crowded(const World& world, std::int64_t step, double time, siz
         m << touching << " touching contacts among " << grains << " grains, a mean coordination of "
           << 2 * touching / std::max<size_t>(1, grains) << " where a packing has at most about 14";
     else
-        m << touching + speculative << " contacts among " << grains << " grains ("
-          << speculative << " not touching: pairs the last step's speeds bring within reach)";
+        m << touching + speculative << " contacts among " << grains << " grains (" << speculative
+          << " not touching: pairs the last step's speeds bring within reach)";
     m << "; particle " << p.id[worst] << " is in " << count[worst]
       << " of them (the last step threw grains about: lower settings.timeStep, or check that "
          "the solver converged)";

@@ -35,7 +35,8 @@ StepStats World::step() {
     ctx.settings.threads = m_governor.threads(m_settings.threads);
     ctx.stats.threads = ctx.settings.threads;
     ctx.stats.reductionEnabled = reductionActive();
-    for (auto& m : m_measurements) m->prepare(*this);
+    for (auto& m : m_measurements)
+        m->prepare(*this);
     PhaseTimes& seconds = ctx.stats.seconds;
 
     m_lastStepOnLists = smoothOnLists();
@@ -129,7 +130,8 @@ void World::splitAggregates(StepContext& ctx) {
     m_startAngular = m_particles.angularVelocity;
     const TrialSolution* trial = nullptr;
     if (m_settings.reduction.trialSplit && m_reduction.aggregateCount() > 0) {
-        runTrialSolve(m_particles, m_contacts, m_history, m_materials, ctx.settings, gravity(), m_trial);
+        runTrialSolve(m_particles, m_contacts, m_history, m_materials, ctx.settings, gravity(),
+                      m_trial);
         trial = &m_trial;
     }
     ctx.stats.split = m_reduction.split(m_particles, m_contacts, m_walls, m_sensors, m_materials,
@@ -184,7 +186,8 @@ void World::continuousStage(StepContext& ctx) {
     for (size_t i = 0; i + 1 < m_bodies.size(); ++i)
         if (m_bodies[i].invMass > 0.0 && !m_bodies[i].prismatic()) m_bodies[i].v += gh;
     pushSolvedWalls();
-    if (m_reduction.aggregateCount() > 0) m_reduction.applyGyroscopic(m_bodies, m_settings.timeStep);
+    if (m_reduction.aggregateCount() > 0)
+        m_reduction.applyGyroscopic(m_bodies, m_settings.timeStep);
     if (warmWhileBuilding) {
         if (ctx.settings.warmStartVelocity) applyRowImpulses(m_rows, m_bodies);
     } else if (warm) {
@@ -192,14 +195,17 @@ void World::continuousStage(StepContext& ctx) {
     }
     if (m_probe.requested) runSolverProbe(ctx);
     if (m_captureProblem) {
-        m_capturedProblem = ContactProblem::fromRows(
-            m_rows, m_bodies, ProblemForm{m_settings.dimension, true});
+        m_capturedProblem =
+            ContactProblem::fromRows(m_rows, m_bodies, ProblemForm{m_settings.dimension, true});
         m_captureProblem = false;
     }
     if (m_captureStep) {
-        m_capturedStep = StepProblem{m_time, m_rows, m_bodies,
+        m_capturedStep = StepProblem{m_time,
+                                     m_rows,
+                                     m_bodies,
                                      pgsOptions(ctx, m_settings.iterations, m_settings.tolerance),
-                                     m_contacts.overlap, m_contacts.diameter};
+                                     m_contacts.overlap,
+                                     m_contacts.diameter};
         m_capturedStep->options.overlaps = {};  // the step's own, which the next one overwrites
         m_captureStep = false;
     }
@@ -209,7 +215,8 @@ void World::continuousStage(StepContext& ctx) {
                               pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
                                          m_recordResidual ? &m_residualHistory : nullptr));
     storeContinuousImpulses(m_rows, m_contacts, ctx.settings.threads);
-    if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit) carryInternalImpulses(ctx.map);
+    if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit)
+        carryInternalImpulses(ctx.map);
     StepStats& stats = ctx.stats;
     stats.iterations = r.iterations;
     stats.residual = r.residual;
@@ -272,12 +279,13 @@ void World::carryInternalImpulses(const BodyMap& map) {
 }
 
 void World::writeBackVelocities(const StepContext& ctx) {
-    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
-        for (int i = begin; i < end; ++i) {
-            m_particles.velocity[i] = m_bodies[i].v;
-            m_particles.angularVelocity[i] = m_bodies[i].w;
-        }
-    });
+    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads,
+                [&](int begin, int end) {
+                    for (int i = begin; i < end; ++i) {
+                        m_particles.velocity[i] = m_bodies[i].v;
+                        m_particles.angularVelocity[i] = m_bodies[i].w;
+                    }
+                });
     if (m_reduction.aggregateCount() > 0) m_reduction.storeBodies(m_bodies, m_particles, m_walls);
     // A wall the solve moved keeps its velocity, within its motor's speed limit.
     for (size_t k = 0; k < m_wallBody.size() && k < m_walls.size(); ++k) {
@@ -305,12 +313,14 @@ bool World::impactsOutranDetection(const StepContext& ctx) const {
     // by more than margin/h may reach a pair that was not kept.
     const double h = m_settings.timeStep;
     std::atomic<bool> outran{false};
-    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
-        for (int i = begin; i < end && !outran.load(std::memory_order_relaxed); ++i) {
-            const double gained = m_bodies[i].v.norm() - m_particles.velocity[i].norm();
-            if (gained * h > m_settings.contactMargin * m_particles.radius[i]) outran = true;
-        }
-    });
+    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads,
+                [&](int begin, int end) {
+                    for (int i = begin; i < end && !outran.load(std::memory_order_relaxed); ++i) {
+                        const double gained = m_bodies[i].v.norm() - m_particles.velocity[i].norm();
+                        if (gained * h > m_settings.contactMargin * m_particles.radius[i])
+                            outran = true;
+                    }
+                });
     return outran;
 }
 
@@ -435,8 +445,9 @@ void World::accumulateWallForces(const ContactSet& c) {
         w.force += f;
         w.torque += c.leverB[i].cross(f) + c.rollingImpulse[i] * invH;
         if (w.servo.relaxation > 0.0 && c.overlap[i] > 0.0) {
-            const NormalLaw law = normalLaw(m_materials.pair(c.materialA[i], c.materialB[i]), m_settings.contactLaw,
-                                            c.effectiveDiameter[i], c.diameter[i], m_settings.referenceOverlap);
+            const NormalLaw law =
+                normalLaw(m_materials.pair(c.materialA[i], c.materialB[i]), m_settings.contactLaw,
+                          c.effectiveDiameter[i], c.diameter[i], m_settings.referenceOverlap);
             const double along = c.normal[i].dot(w.servo.direction);
             w.stiffness += law.tangentStiffness(c.overlap[i]) * along * along;
         }
@@ -451,29 +462,35 @@ void World::integratePositions(const StepContext& ctx) {
     if (m_settings.theta < 1.0 && m_settings.mode == StepMode::Nonsmooth &&
         m_startVelocity.size() == m_particles.size())
         theta = m_settings.theta;
-    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
-        if (planar) keepInPlane(m_particles, begin, end);
-        if (theta) {
-            // x₁ = x₀ + h(θ v₁ + (1 − θ) v₀), the displacement the contacts held for.
-            for (int i = begin; i < end; ++i) {
-                m_particles.position[i] +=
-                    h * (*theta * m_particles.velocity[i] + (1.0 - *theta) * m_startVelocity[i]);
-                const Vec3 w = *theta * m_particles.angularVelocity[i] + (1.0 - *theta) * m_startAngular[i];
-                if (w.squaredNorm() > 0.0)
-                    m_particles.orientation[i] = integrateOrientation(m_particles.orientation[i], w, h);
-            }
-            return;
-        }
-        for (int i = begin; i < end; ++i) {
-            m_particles.position[i] += h * m_particles.velocity[i];
-            const Vec3& w = m_particles.angularVelocity[i];
-            if (w.squaredNorm() > 0.0)
-                m_particles.orientation[i] = integrateOrientation(m_particles.orientation[i], w, h);
-        }
-    });
-    for (Wall& w : m_walls) w.move(h);
+    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads,
+                [&](int begin, int end) {
+                    if (planar) keepInPlane(m_particles, begin, end);
+                    if (theta) {
+                        // x₁ = x₀ + h(θ v₁ + (1 − θ) v₀), the displacement the contacts held for.
+                        for (int i = begin; i < end; ++i) {
+                            m_particles.position[i] += h * (*theta * m_particles.velocity[i] +
+                                                            (1.0 - *theta) * m_startVelocity[i]);
+                            const Vec3 w = *theta * m_particles.angularVelocity[i] +
+                                           (1.0 - *theta) * m_startAngular[i];
+                            if (w.squaredNorm() > 0.0)
+                                m_particles.orientation[i] =
+                                    integrateOrientation(m_particles.orientation[i], w, h);
+                        }
+                        return;
+                    }
+                    for (int i = begin; i < end; ++i) {
+                        m_particles.position[i] += h * m_particles.velocity[i];
+                        const Vec3& w = m_particles.angularVelocity[i];
+                        if (w.squaredNorm() > 0.0)
+                            m_particles.orientation[i] =
+                                integrateOrientation(m_particles.orientation[i], w, h);
+                    }
+                });
+    for (Wall& w : m_walls)
+        w.move(h);
     if (m_reduction.aggregateCount() > 0) m_reduction.integrate(m_particles, h);
-    for (SplitSensor& s : m_sensors) s.move(h);
+    for (SplitSensor& s : m_sensors)
+        s.move(h);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -507,13 +524,14 @@ void World::integrateSmooth(const StepContext& ctx) {
     // Symplectic Euler: v_{i+1} = v_i + h M⁻¹ f(x_i, v_i), x_{i+1} = x_i + h v_{i+1}.
     const double h = m_settings.timeStep;
     const Vec3 g = gravity();
-    parallelFor(static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
-        for (int i = begin; i < end; ++i) {
-            if (m_particles.invMass[i] > 0.0)
-                m_particles.velocity[i] += h * (m_force[i] * m_particles.invMass[i] + g);
-            m_particles.angularVelocity[i] += h * m_particles.invInertia[i] * m_torque[i];
-        }
-    });
+    parallelFor(
+        static_cast<int>(m_particles.size()), ctx.settings.threads, [&](int begin, int end) {
+            for (int i = begin; i < end; ++i) {
+                if (m_particles.invMass[i] > 0.0)
+                    m_particles.velocity[i] += h * (m_force[i] * m_particles.invMass[i] + g);
+                m_particles.angularVelocity[i] += h * m_particles.invInertia[i] * m_torque[i];
+            }
+        });
     integratePositions(ctx);
 }
 

@@ -1,8 +1,8 @@
 #include "world/world.hpp"
 
 #include "core/material_properties.hpp"
-#include "world/planar_scene.hpp"
 #include "solve/smooth_dem.hpp"
+#include "world/planar_scene.hpp"
 
 #include <sstream>
 
@@ -27,7 +27,8 @@ Expected<World> World::create(const Scene& scene) {
             return Error{"wall '" + wall.name + "': unknown material index"};
         if (wall.servo.active && wall.servo.areaWalls[0] >= 0 && wall.servo.areaWalls[2] < 0 &&
             scene.settings.dimension != 2)
-            return Error{"wall '" + wall.name + "': servo.areaWalls names two walls only in the "
+            return Error{"wall '" + wall.name +
+                         "': servo.areaWalls names two walls only in the "
                          "plane (settings.dimension 2); in space it takes four"};
         if (wall.shape == WallShape::Mesh &&
             (wall.mesh < 0 || wall.mesh >= static_cast<int>(w.m_meshes.size())))
@@ -119,8 +120,9 @@ double World::smoothStabilityLimit() const {
 std::optional<Error> World::applySettings(const StepSettings& s) {
     if (auto e = validate(s)) return e;
     if (s.dimension != m_settings.dimension)
-        return Error{"settings.dimension: fixed for a run (it sets the grains' masses); change it "
-                     "in the scene and reset"};
+        return Error{
+            "settings.dimension: fixed for a run (it sets the grains' masses); change it "
+            "in the scene and reset"};
     if (s.mode == StepMode::Smooth) {
         std::vector<MaterialId> wallMaterials;
         for (const Wall& w : m_walls)

@@ -42,8 +42,8 @@ struct SolverProbe {
     double time = 0.0;                   ///< simulated time of the probed step (s)
     std::vector<double> residual;        ///< mean row residual |Δλ| D (m/s)
     std::vector<double> normalResidual;  ///< mean over the normal rows (m/s)
-    std::vector<double> multiplierError; ///< ⟨|λ_ref − λ_k| / |λ_ref|⟩ over loaded normal rows
-                                         ///< (wang-servin-berglund Eq. 13)
+    std::vector<double> multiplierError;  ///< ⟨|λ_ref − λ_k| / |λ_ref|⟩ over loaded normal rows
+                                          ///< (wang-servin-berglund Eq. 13)
 };
 
 /// The continuous stage's input of one step as the solve is about to see it (after the warm
@@ -53,8 +53,8 @@ struct StepProblem {
     double time = 0.0;  ///< simulated time at the start of the step (s)
     std::vector<SolverContact> rows;
     std::vector<SolverBody> bodies;
-    PgsOptions options;  ///< no residual history; overlaps: point them at `overlaps`
-    std::vector<double> overlaps;  ///< per contact at the step's start (PgsOptions::overlaps)
+    PgsOptions options;             ///< no residual history; overlaps: point them at `overlaps`
+    std::vector<double> overlaps;   ///< per contact at the step's start (PgsOptions::overlaps)
     std::vector<double> diameters;  ///< per contact, the d of its overlap error δ/d (m)
 };
 
@@ -62,7 +62,7 @@ struct StepProblem {
 /// Threading contract: not thread-safe; one thread calls step() and everything else, and
 /// nobody reads the world while step() runs (the app copies snapshots between steps).
 class World {
-public:
+  public:
     /// Builds a world from a scene description; the error names what is wrong.
     static Expected<World> create(const Scene& scene);
 
@@ -128,7 +128,9 @@ public:
     /// Keeps the next continuous solve's contact problem as it is about to be solved (every
     /// contact with three rows), e.g. for an FCLib file; take it after the step.
     void requestContactProblem() { m_captureProblem = true; }
-    std::optional<ContactProblem> takeContactProblem() { return std::exchange(m_capturedProblem, {}); }
+    std::optional<ContactProblem> takeContactProblem() {
+        return std::exchange(m_capturedProblem, {});
+    }
     /// Keeps the next continuous solve's rows, bodies and options; take them after the step.
     void requestStepProblem() { m_captureStep = true; }
     std::optional<StepProblem> takeStepProblem() { return std::exchange(m_capturedStep, {}); }
@@ -174,7 +176,7 @@ public:
     /// the error names the entry that was missing or wrong.
     std::optional<Error> loadState(StateArchive& state);
 
-private:
+  private:
     // Stages of step(), in the order it calls them (world/step.cpp).
     void prepareStep(StepContext& ctx);
     /// Contact detection at the start of the step, and again where the impact stage threw a
@@ -242,7 +244,7 @@ private:
 
     std::string m_name;
     StepSettings m_settings;
-    std::vector<char> m_servoSolved;  ///< per wall: a static servo solved for this step
+    std::vector<char> m_servoSolved;      ///< per wall: a static servo solved for this step
     std::vector<SettingsPhase> m_phases;  ///< the scene's settings changes, in time order
     double m_phaseTime = -1.0;            ///< time of the last phase applied (s)
     ThreadGovernor m_governor;

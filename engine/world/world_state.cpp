@@ -34,7 +34,8 @@ void archiveWall(StateArchive& a, Wall& w) {
     a.field("area", s.area);
     std::vector<int> areaWalls(std::begin(s.areaWalls), std::end(s.areaWalls));
     a.field("areaWalls", areaWalls);
-    if (a.loading() && areaWalls.size() == 4) std::copy(areaWalls.begin(), areaWalls.end(), s.areaWalls);
+    if (a.loading() && areaWalls.size() == 4)
+        std::copy(areaWalls.begin(), areaWalls.end(), s.areaWalls);
     a.field("gain", s.gain);
     if (!a.loading() || a.has("mass")) {  // states written before servo walls had them
         a.field("mass", s.mass);
@@ -91,7 +92,8 @@ void archiveFixedList(StateArchive& a, const std::string& name, std::vector<T>& 
 /// were archived have no list at all. Either still restarts the world itself exactly.
 void archiveMeasurements(StateArchive& a, std::vector<std::unique_ptr<Measurement>>& measurements) {
     std::vector<std::string> names;
-    for (const auto& m : measurements) names.push_back(m->name());
+    for (const auto& m : measurements)
+        names.push_back(m->name());
     if (a.loading()) {
         if (!a.has("measurements")) return;
         std::vector<std::string> saved;
@@ -139,7 +141,8 @@ void World::archive(StateArchive& a) {
     });
     std::int64_t sensors = static_cast<std::int64_t>(m_sensors.size());
     a.field("sensorCount", sensors);
-    if (a.loading()) m_sensors.resize(static_cast<size_t>(std::clamp<std::int64_t>(sensors, 0, 4096)));
+    if (a.loading())
+        m_sensors.resize(static_cast<size_t>(std::clamp<std::int64_t>(sensors, 0, 4096)));
     for (size_t k = 0; k < m_sensors.size(); ++k) {
         const auto scope = a.scope("sensor" + std::to_string(k));
         archiveSensor(a, m_sensors[k]);
@@ -171,7 +174,8 @@ StateArchive World::saveState() const {
 
 std::optional<Error> World::loadState(StateArchive& state) {
     StateArchive before = saveState();
-    StateArchive undo = StateArchive::loadingFrom(before.reals(), before.integers(), before.texts());
+    StateArchive undo =
+        StateArchive::loadingFrom(before.reals(), before.integers(), before.texts());
     archive(state);
     std::vector<Material> materials = m_materials.materials();
     archiveFixedList(state, "material", materials, [&](Material& m) { archiveMaterial(state, m); });

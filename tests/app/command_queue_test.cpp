@@ -13,7 +13,8 @@ TEST(CommandQueue, DrainRunsCommandsInPushOrderOnce) {
     CommandQueue queue;
     World world;
     std::vector<int> order;
-    for (int k = 0; k < 5; ++k) queue.push([&order, k](World&) { order.push_back(k); });
+    for (int k = 0; k < 5; ++k)
+        queue.push([&order, k](World&) { order.push_back(k); });
     EXPECT_FALSE(queue.empty());
     EXPECT_EQ(queue.drain(world), 5);
     EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
@@ -66,13 +67,15 @@ TEST(CommandQueue, CommandsPushedWhileDrainingAllRunExactlyOnce) {
     });
 
     int drained = 0;
-    while (!pusherDone.load(std::memory_order_acquire)) drained += queue.drain(world);
+    while (!pusherDone.load(std::memory_order_acquire))
+        drained += queue.drain(world);
     pusher.join();
     drained += queue.drain(world);
 
     EXPECT_EQ(drained, kCommands);
     EXPECT_EQ(outOfOrder, 0);
     int wrong = 0;
-    for (int r : runs) wrong += (r != 1);
+    for (int r : runs)
+        wrong += (r != 1);
     EXPECT_EQ(wrong, 0);
 }

@@ -79,7 +79,7 @@ std::vector<std::uint8_t> movingSquare(int width, int height, int frame) {
 
 /// Puts `dir` first on PATH for the lifetime of the guard (tests run on one thread).
 class PathPrefix {
-public:
+  public:
     explicit PathPrefix(const fs::path& dir) {
         const char* old = std::getenv("PATH");
         m_old = old != nullptr ? old : "";
@@ -87,12 +87,12 @@ public:
     }
     ~PathPrefix() { setenv("PATH", m_old.c_str(), 1); }
 
-private:
+  private:
     std::string m_old;
 };
 
 class FfmpegWriterTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
         m_dir = fs::temp_directory_path() /
@@ -226,11 +226,14 @@ void recordAndKill(const fs::path& video, int frames, bool alsoFfmpeg) {
         std::string error;
         auto writer = FfmpegWriter::start(VideoSpec{video.string(), 64, 48, 10.0}, &error);
         if (!writer) _exit(1);
-        for (int frame = 0; frame < frames; ++frame) writer->push(movingSquare(64, 48, frame));
-        while (writer->framesWritten() < frames) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        for (int frame = 0; frame < frames; ++frame)
+            writer->push(movingSquare(64, 48, frame));
+        while (writer->framesWritten() < frames)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
         const char byte = 1;
         if (write(ready[1], &byte, 1) != 1) _exit(1);
-        for (;;) pause();
+        for (;;)
+            pause();
     }
     close(ready[1]);
     char byte = 0;

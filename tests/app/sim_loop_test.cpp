@@ -110,12 +110,15 @@ TEST(SimLoop, PlayingPublishesSnapshotsOfTheWholeWorld) {
 
     // A column on a floor: every grain touches something, and every touching contact carries
     // weight, so with a zero threshold each one is an edge.
-    for (size_t i = 0; i < s.particleCount(); ++i) EXPECT_GE(s.contactCount[i], 1u) << i;
+    for (size_t i = 0; i < s.particleCount(); ++i)
+        EXPECT_GE(s.contactCount[i], 1u) << i;
     EXPECT_GT(s.edgeCount(), 0u);
     EXPECT_EQ(s.contactEnds.size(), 6 * s.edgeCount());
     EXPECT_GT(s.maxContactForce, 0.0f);
-    for (float f : s.contactForce) EXPECT_GT(f, 0.0f);
-    for (float x : s.contactEnds) EXPECT_TRUE(std::isfinite(x));
+    for (float f : s.contactForce)
+        EXPECT_GT(f, 0.0f);
+    for (float x : s.contactEnds)
+        EXPECT_TRUE(std::isfinite(x));
 
     loop.stop();
     EXPECT_EQ(callbacks.load(), loop.publishedCount());
@@ -190,7 +193,8 @@ TEST(SimLoop, PauseStopsSteppingAndStepOnceTakesExactlyOne) {
     std::this_thread::sleep_for(50ms);
     EXPECT_EQ(loop.publishedCount(), settled + 1);
 
-    for (int k = 0; k < 3; ++k) loop.stepOnce();
+    for (int k = 0; k < 3; ++k)
+        loop.stepOnce();
     ASSERT_TRUE(takeUntilPublished(loop, settled + 4));
     EXPECT_EQ(loop.snapshot().stepCount, pausedAt + 4);
     std::this_thread::sleep_for(50ms);
@@ -237,7 +241,8 @@ TEST(SimLoop, StepsPerFrameStepsBetweenPublishes) {
         if (loop.takeNewest()) stepCounts.push_back(loop.snapshot().stepCount);
         return loop.snapshot().sequence >= 6;
     }));
-    for (std::int64_t n : stepCounts) EXPECT_EQ(n % 4, 0) << n;
+    for (std::int64_t n : stepCounts)
+        EXPECT_EQ(n % 4, 0) << n;
     EXPECT_GT(stepCounts.back(), 0);
 }
 

@@ -16,7 +16,8 @@ using ndem::app::SimLoop;
 namespace {
 
 World loadScene(const char* file, std::vector<ndem::Override> overrides) {
-    auto scene = ndem::loadSceneFile(std::string(NDEM_SOURCE_DIR "/assets/scenes/") + file, overrides);
+    auto scene =
+        ndem::loadSceneFile(std::string(NDEM_SOURCE_DIR "/assets/scenes/") + file, overrides);
     EXPECT_TRUE(scene.ok()) << scene.error().message;
     auto world = World::create(*scene);
     EXPECT_TRUE(world.ok()) << world.error().message;
@@ -44,7 +45,8 @@ TEST(SimPacing, PacedFramesFallOnTheIntervalGridAndWaitForTheGui) {
     std::uint64_t seen = 0;
     std::vector<double> times;
     for (int frame = 0; frame < 12; ++frame) {
-        ASSERT_TRUE(takeUntil(loop, [&](const auto& s) { return s.sequence > seen && s.time > 0.0; }));
+        ASSERT_TRUE(
+            takeUntil(loop, [&](const auto& s) { return s.sequence > seen && s.time > 0.0; }));
         seen = loop.snapshot().sequence;
         times.push_back(loop.snapshot().time);
         // Held: without releaseFrame() nothing more is published.
@@ -84,7 +86,8 @@ TEST(SimPacing, SnapshotCarriesEveryStepsStatsAndTheSilosWallPressure) {
     ASSERT_FALSE(s.wallPressure.pressure.empty());
     EXPECT_GT(s.wallPressure.fillHeight, 0.0);
     double sum = 0.0;
-    for (float p : s.wallPressure.pressure) sum += p;
+    for (float p : s.wallPressure.pressure)
+        sum += p;
     EXPECT_GT(sum, 0.0);
     // Bottom strip below hydrostatic (K < 1 even without arching).
     EXPECT_LT(s.wallPressure.pressure.front(), s.wallPressure.hydrostatic.front());
@@ -94,7 +97,8 @@ TEST(SimPacing, SnapshotCarriesEveryStepsStatsAndTheSilosWallPressure) {
     // Particle pressure: Σ f l / (3 V) summed over grains times their volumes gives back
     // Σ_c f l / 3 over contacts — a bed under gravity carries a positive mean stress.
     double loaded = 0.0;
-    for (float p : s.pressure) loaded += p > 0.0f ? 1.0 : 0.0;
+    for (float p : s.pressure)
+        loaded += p > 0.0f ? 1.0 : 0.0;
     EXPECT_GT(loaded / static_cast<double>(s.particleCount()), 0.9);
 }
 

@@ -86,7 +86,8 @@ TEST(TripleBuffer, ConcurrentReaderSeesOnlyWholeSnapshotsInOrder) {
     std::uint64_t last = 0, refreshes = 0, torn = 0, backwards = 0;  // reader's only
     auto check = [&] {
         const Stamped& s = buffer.front();
-        for (std::uint64_t v : s.payload) torn += (v != s.sequence);
+        for (std::uint64_t v : s.payload)
+            torn += (v != s.sequence);
         backwards += (s.sequence <= last);
         last = s.sequence;
     };

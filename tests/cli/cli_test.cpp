@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/wait.h>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 namespace {
 
@@ -27,7 +27,7 @@ std::string readFile(const fs::path& p) {
 }
 
 class Cli : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         m_dir = fs::temp_directory_path() /
                 ("ndem_cli_" + std::to_string(::getpid()) + "_" +
@@ -39,8 +39,8 @@ protected:
 
     Result run(const std::string& args) {
         const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
-        const std::string cmd = std::string(NDEM_CLI) + " " + args + " >" + out.string() + " 2>" +
-                                err.string();
+        const std::string cmd =
+            std::string(NDEM_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
         Result r;
         const int status = std::system(cmd.c_str());
         r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -61,7 +61,8 @@ protected:
         EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_EQ(r.err.rfind("ndem: error: ", 0), 0u) << r.err;
-        for (const std::string& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << f << " not in: " << r.err;
+        for (const std::string& f : fragments)
+            EXPECT_NE(r.err.find(f), std::string::npos) << f << " not in: " << r.err;
         EXPECT_FALSE(fs::exists(report())) << "partial report left behind";
         EXPECT_FALSE(fs::exists(m_dir / "vtk")) << "output directory created for a failed run";
         EXPECT_FALSE(fs::exists(report() + ".tmp"));
@@ -100,24 +101,29 @@ TEST_F(Cli, UnknownKey) {
 }
 
 TEST_F(Cli, WrongType) {
-    const std::string f = scene("s.json", replaced(kScene, "\"iterations\": 20", "\"iterations\": true"));
-    expectBadInput("run " + f, {"s.json", "settings.solver.iterations", "expected an integer", "true"});
+    const std::string f =
+        scene("s.json", replaced(kScene, "\"iterations\": 20", "\"iterations\": true"));
+    expectBadInput("run " + f,
+                   {"s.json", "settings.solver.iterations", "expected an integer", "true"});
 }
 
 TEST_F(Cli, NegativeRadius) {
-    const std::string f = scene("s.json", replaced(kScene, "\"radius\": 0.005", "\"radius\": -0.005"));
+    const std::string f =
+        scene("s.json", replaced(kScene, "\"radius\": 0.005", "\"radius\": -0.005"));
     expectBadInput("run " + f, {"s.json", "particles.0.radius", "-0.005"});
 }
 
 TEST_F(Cli, NegativeMass) {
-    const std::string f = scene("s.json", replaced(kScene, "\"type\": \"column\", \"count\": 3, \"radius\": 0.005",
-                                                   "\"type\": \"list\", \"items\": [{\"radius\": 0.005, \"mass\": -2}]"));
+    const std::string f = scene(
+        "s.json", replaced(kScene, "\"type\": \"column\", \"count\": 3, \"radius\": 0.005",
+                           "\"type\": \"list\", \"items\": [{\"radius\": 0.005, \"mass\": -2}]"));
     expectBadInput("run " + f, {"s.json", "particles.0.items.0.mass", "-2"});
 }
 
 TEST_F(Cli, NonPositiveTimeStep) {
     const std::string f = scene("s.json", kScene);
-    expectBadInput("run " + f + " --set timeStep=0", {"--set timeStep=0", "settings.timeStep", "> 0"});
+    expectBadInput("run " + f + " --set timeStep=0",
+                   {"--set timeStep=0", "settings.timeStep", "> 0"});
     expectBadInput("run " + f + " --set timeStep=-0.01", {"settings.timeStep", "-0.01"});
 }
 
@@ -152,7 +158,8 @@ TEST_F(Cli, UnknownOverrideKeyAndBadFlags) {
 TEST_F(Cli, ThreadsFlagTakesOneTo1024AndRefusesTheRest) {
     const std::string f = scene("s.json", kScene);
     for (const char* bad : {"0", "-1", "1025", "abc", "2.5", "99999999999999999999"})
-        expectBadInput("run " + f + " --threads " + bad, {std::string("--threads ") + bad, "1 to 1024"});
+        expectBadInput("run " + f + " --threads " + bad,
+                       {std::string("--threads ") + bad, "1 to 1024"});
     const Result r = run("run " + f + " --steps 3 --threads 2 --quiet --report " + report());
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(readFile(report()))["settings"]["threads"], 2);
@@ -164,18 +171,19 @@ TEST_F(Cli, CountsOfSweepAndValidateAreWholeNumbersInRange) {
     struct Case {
         std::string args, fragment;
     };
-    for (const Case& c : {Case{"sweep " + f + " --set solver.iterations=10,20 --steps 99999999999999999999",
-                               "--steps 99999999999999999999"},
-                          Case{"sweep " + f + " --set solver.iterations=10,20 --jobs 0", "--jobs 0"},
-                          Case{"sweep " + f + " --set solver.iterations=10,20 --jobs 99999999999999999999",
-                               "--jobs 99999999999999999999"},
-                          Case{"validate --jobs abc --out " + (m_dir / "v").string(), "--jobs abc"},
-                          Case{"validate --jobs 2.5 --out " + (m_dir / "v").string(), "--jobs 2.5"},
-                          Case{"validate --checkpoint-every 0 --out " + (m_dir / "v").string(),
-                               "--checkpoint-every 0"},
-                          Case{"validate --checkpoint-every soon --out " + (m_dir / "v").string(),
-                               "--checkpoint-every soon"},
-                          Case{"run " + f + " --steps 99999999999999999999", "--steps 99999999999999999999"}}) {
+    for (const Case& c :
+         {Case{"sweep " + f + " --set solver.iterations=10,20 --steps 99999999999999999999",
+               "--steps 99999999999999999999"},
+          Case{"sweep " + f + " --set solver.iterations=10,20 --jobs 0", "--jobs 0"},
+          Case{"sweep " + f + " --set solver.iterations=10,20 --jobs 99999999999999999999",
+               "--jobs 99999999999999999999"},
+          Case{"validate --jobs abc --out " + (m_dir / "v").string(), "--jobs abc"},
+          Case{"validate --jobs 2.5 --out " + (m_dir / "v").string(), "--jobs 2.5"},
+          Case{"validate --checkpoint-every 0 --out " + (m_dir / "v").string(),
+               "--checkpoint-every 0"},
+          Case{"validate --checkpoint-every soon --out " + (m_dir / "v").string(),
+               "--checkpoint-every soon"},
+          Case{"run " + f + " --steps 99999999999999999999", "--steps 99999999999999999999"}}) {
         const Result r = run(c.args);
         EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -200,8 +208,8 @@ TEST_F(Cli, ReportDirectoryMustExist) {
 
 TEST_F(Cli, RunWritesACompleteReportAndVtk) {
     const std::string f = scene("s.json", kScene);
-    const Result r = run("run " + f + " --steps 30 --set solver.iterations=25 --report " + report() +
-                         " --vtk " + (m_dir / "vtk").string() + " --every 10 --quiet");
+    const Result r = run("run " + f + " --steps 30 --set solver.iterations=25 --report " +
+                         report() + " --vtk " + (m_dir / "vtk").string() + " --every 10 --quiet");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("pair"), std::string::npos);
     const nlohmann::json j = nlohmann::json::parse(readFile(report()));
@@ -222,9 +230,9 @@ TEST_F(Cli, RunWritesACompleteReportAndVtk) {
 TEST_F(Cli, SettingsPhasesChangeTheStepAndTheRunCountsItsSteps) {
     // 0.02 s at h = 1 ms, then 0.03 s at h = 2 ms with another sweep count: 35 steps, and the
     // report's settings are the last phase's; a bad phase is one error naming it.
-    const std::string f = scene(
-        "p.json", replaced(kScene, R"("measurements")",
-                           R"("phases": [ { "at": 0.02, "settings": { "timeStep": 0.002,
+    const std::string f =
+        scene("p.json", replaced(kScene, R"("measurements")",
+                                 R"("phases": [ { "at": 0.02, "settings": { "timeStep": 0.002,
                                   "solver": { "iterations": 7 } } } ],
                               "measurements")"));
     const Result r = run("run " + f + " --report " + report() + " --quiet");
@@ -236,14 +244,14 @@ TEST_F(Cli, SettingsPhasesChangeTheStepAndTheRunCountsItsSteps) {
     EXPECT_EQ(sweeps.front(), 20.0);
     EXPECT_EQ(sweeps.back(), 7.0);
     fs::remove(report());
-    const std::string bad = scene(
-        "b.json", replaced(kScene, R"("measurements")",
-                           R"("phases": [ { "at": 0.02, "settings": { "timeStep": -1 } } ],
+    const std::string bad =
+        scene("b.json", replaced(kScene, R"("measurements")",
+                                 R"("phases": [ { "at": 0.02, "settings": { "timeStep": -1 } } ],
                               "measurements")"));
     expectBadInput("run " + bad, {"phases.0.settings", "timeStep"});
-    const std::string backwards = scene(
-        "c.json", replaced(kScene, R"("measurements")",
-                           R"("phases": [ { "at": 0.02, "settings": { "threads": 1 } },
+    const std::string backwards =
+        scene("c.json", replaced(kScene, R"("measurements")",
+                                 R"("phases": [ { "at": 0.02, "settings": { "threads": 1 } },
                                           { "at": 0.01, "settings": { "threads": 2 } } ],
                               "measurements")"));
     expectBadInput("run " + backwards, {"phases.1.at"});
@@ -268,7 +276,8 @@ TEST_F(Cli, AStepTooLargeWarnsOnceOnStderrAndInTheReport) {
     const Result r = run("run " + std::string(NDEM_SOURCE_DIR) +
                          "/assets/scenes/silo.json --steps 6 --set particles.0.count=200"
                          " --set settings.timeStep=1.0 --set materials.0.youngsModulus=1e12"
-                         " --report " + report() + " --quiet");
+                         " --report " +
+                         report() + " --quiet");
     ASSERT_EQ(r.code, 0) << r.err;
     size_t lines = 0;
     for (size_t at = r.err.find("ndem: warning:"); at != std::string::npos;
@@ -333,8 +342,9 @@ TEST_F(Cli, TheReportHashesTheStateBitForBit) {
 
 TEST_F(Cli, SweepReportsEachFinishedRunWithAnEta) {
     const std::string f = scene("s.json", kScene);
-    const Result r = run("sweep " + f + " --set solver.iterations=10,20,30 --steps 20 --jobs 1 --out " +
-                         (m_dir / "sweep").string());
+    const Result r =
+        run("sweep " + f + " --set solver.iterations=10,20,30 --steps 20 --jobs 1 --out " +
+            (m_dir / "sweep").string());
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.err.find("sweep [1/3] solver.iterations=10:"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("ETA"), std::string::npos) << r.err;
@@ -351,9 +361,11 @@ std::string withoutWallSeconds(const std::string& csv) {
     while (std::getline(in, line)) {
         std::vector<std::string> cells;
         std::stringstream row(line);
-        for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+        for (std::string c; std::getline(row, c, ',');)
+            cells.push_back(c);
         if (skip < 0)
-            skip = static_cast<int>(std::find(cells.begin(), cells.end(), "wallSeconds") - cells.begin());
+            skip = static_cast<int>(std::find(cells.begin(), cells.end(), "wallSeconds") -
+                                    cells.begin());
         for (int k = 0; k < static_cast<int>(cells.size()); ++k)
             if (k != skip) out += cells[k] + ",";
         out += "\n";
@@ -364,9 +376,12 @@ std::string withoutWallSeconds(const std::string& csv) {
 TEST_F(Cli, ASweepKeepsEachRunAndResumesOnlyTheMissingOnes) {
     const std::string f = scene("s.json", kScene);
     const fs::path out = m_dir / "sweep";
-    const std::string sweep = "sweep " + f + " --set solver.iterations=10,20,30 --steps 20 --jobs 1 --out " + out.string();
+    const std::string sweep = "sweep " + f +
+                              " --set solver.iterations=10,20,30 --steps 20 --jobs 1 --out " +
+                              out.string();
     ASSERT_EQ(run(sweep).code, 0);
-    for (int i = 0; i < 3; ++i) EXPECT_TRUE(fs::exists(out / "runs" / ("run-" + std::to_string(i) + ".json"))) << i;
+    for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(fs::exists(out / "runs" / ("run-" + std::to_string(i) + ".json"))) << i;
     const std::string full = withoutWallSeconds(readFile(out / "summary.csv"));
 
     fs::remove(out / "runs" / "run-1.json");
@@ -374,12 +389,16 @@ TEST_F(Cli, ASweepKeepsEachRunAndResumesOnlyTheMissingOnes) {
     const Result resumed = run(sweep + " --resume");
     ASSERT_EQ(resumed.code, 0) << resumed.err;
     EXPECT_NE(resumed.err.find("2 of 3 runs already done"), std::string::npos) << resumed.err;
-    EXPECT_NE(resumed.err.find("sweep [1/1] solver.iterations=20:"), std::string::npos) << resumed.err;
+    EXPECT_NE(resumed.err.find("sweep [1/1] solver.iterations=20:"), std::string::npos)
+        << resumed.err;
     EXPECT_EQ(resumed.err.find("iterations=10:"), std::string::npos) << resumed.err;
-    EXPECT_EQ(withoutWallSeconds(readFile(out / "summary.csv")), full) << "the same table, run 1 done again";
+    EXPECT_EQ(withoutWallSeconds(readFile(out / "summary.csv")), full)
+        << "the same table, run 1 done again";
 
     // Another length, or a changed scene file, is another sweep: nothing is taken.
-    const Result longer = run("sweep " + f + " --set solver.iterations=10,20,30 --steps 25 --jobs 1 --resume --out " + out.string());
+    const Result longer =
+        run("sweep " + f + " --set solver.iterations=10,20,30 --steps 25 --jobs 1 --resume --out " +
+            out.string());
     EXPECT_NE(longer.err.find("0 of 3 runs already done"), std::string::npos) << longer.err;
     std::ofstream(f, std::ios::app) << "\n";
     const Result edited = run(sweep + " --resume");
@@ -424,18 +443,21 @@ TEST_F(Cli, ASweepStoppedWithCtrlCKeepsItsFinishedRuns) {
 
 TEST_F(Cli, AValidationCutShortGoesOnFromItsCheckpointsBitForBit) {
     const fs::path whole = m_dir / "whole", cut = m_dir / "cut";
-    const std::string validate = "validate --quick --case janssen --jobs 1 --checkpoint-every 0.05 --out ";
+    const std::string validate =
+        "validate --quick --case janssen --jobs 1 --checkpoint-every 0.05 --out ";
     const Result first = run(validate + whole.string());
     ASSERT_EQ(first.code, 0) << first.err;
     // Progress: each finished run with the count and the time left.
     EXPECT_NE(first.err.find("validate janssen [1/3 done]"), std::string::npos) << first.err;
     EXPECT_NE(first.err.find("ETA"), std::string::npos) << first.err;
     for (const auto& entry : fs::directory_iterator(whole / "runs"))
-        EXPECT_EQ(entry.path().string().find(".running."), std::string::npos) << "a checkpoint left: " << entry.path();
+        EXPECT_EQ(entry.path().string().find(".running."), std::string::npos)
+            << "a checkpoint left: " << entry.path();
     // Killed (SIGKILL) while a run is under way with a checkpoint on disk, then resumed.
-    const std::string script = "bash -c 'set -m; " + std::string(NDEM_CLI) + " " + validate + cut.string() +
-                               " 2>/dev/null & pid=$!; for k in $(seq 12000); do ls " + (cut / "runs").string() +
-                               "/*.running.h5 >/dev/null 2>&1 && break; sleep 0.01; done; kill -KILL $pid; wait $pid'";
+    const std::string script =
+        "bash -c 'set -m; " + std::string(NDEM_CLI) + " " + validate + cut.string() +
+        " 2>/dev/null & pid=$!; for k in $(seq 12000); do ls " + (cut / "runs").string() +
+        "/*.running.h5 >/dev/null 2>&1 && break; sleep 0.01; done; kill -KILL $pid; wait $pid'";
     std::system(script.c_str());
     const Result resumed = run(validate + cut.string() + " --resume");
     ASSERT_EQ(resumed.code, 0) << resumed.err;
@@ -451,7 +473,8 @@ TEST_F(Cli, AValidationCutShortGoesOnFromItsCheckpointsBitForBit) {
     int compared = 0;
     for (const auto& entry : fs::directory_iterator(whole / "janssen")) {
         if (entry.path().extension() != ".csv") continue;
-        EXPECT_EQ(readFile(cut / "janssen" / entry.path().filename()), readFile(entry.path())) << entry.path();
+        EXPECT_EQ(readFile(cut / "janssen" / entry.path().filename()), readFile(entry.path()))
+            << entry.path();
         ++compared;
     }
     EXPECT_GE(compared, 4);
@@ -471,7 +494,8 @@ TEST_F(Cli, EveryCommandHasHelp) {
     EXPECT_NE(r.out.find("--vtk DIR"), std::string::npos);
     const Result all = run("help");
     EXPECT_EQ(all.code, 0);
-    for (const char* command : {"run SCENE", "sweep SCENE", "validate [", "bench [", "keys", "help"})
+    for (const char* command :
+         {"run SCENE", "sweep SCENE", "validate [", "bench [", "keys", "help"})
         EXPECT_NE(all.out.find(command), std::string::npos) << command;
 }
 
@@ -523,7 +547,8 @@ TEST_F(Cli, BenchQuickPrintsTheFiguresAsJson) {
     const nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_GT(j["pgs"]["nsPerContactPerSweep"].get<double>(), 0.0);
     EXPECT_GT(j["collision"]["nsPerParticle"].get<double>(), 0.0);
-    EXPECT_GT(j["stepsPerSecond"]["nit50"].get<double>(), j["stepsPerSecond"]["nit200"].get<double>());
+    EXPECT_GT(j["stepsPerSecond"]["nit50"].get<double>(),
+              j["stepsPerSecond"]["nit200"].get<double>());
     EXPECT_TRUE(j["machine"].contains("buildType"));
     EXPECT_TRUE(j["quick"].get<bool>());
     EXPECT_GT(j["scene"]["contacts"].get<double>(), 1000.0);
@@ -554,16 +579,19 @@ TEST_F(Cli, ACheckpointRestartGoesOnBitForBit) {
         const size_t at = r.out.find("state hash");
         return at == std::string::npos ? std::string() : r.out.substr(at + 14, 16);
     };
-    const std::string straight = hash(run("run " + silo + " --set particles.0.count=400 --steps 60 --quiet"));
+    const std::string straight =
+        hash(run("run " + silo + " --set particles.0.count=400 --steps 60 --quiet"));
     ASSERT_EQ(straight.size(), 16u);
-    hash(run("run " + silo + " --set particles.0.count=400 --steps 30 --checkpoint " + ck + " --quiet"));
+    hash(run("run " + silo + " --set particles.0.count=400 --steps 30 --checkpoint " + ck +
+             " --quiet"));
     ASSERT_TRUE(fs::exists(ck));
     EXPECT_FALSE(fs::exists(ck + ".writing"));
     EXPECT_EQ(hash(run("run --restart " + ck + " --steps 30 --threads 1 --quiet")), straight);
 
     // Every 0.1 s: the file holds the last multiple; the rest of the scene's duration follows.
-    const Result every = run("run " + silo + " --set particles.0.count=400 --set duration=0.55 --checkpoint " +
-                             ck + " --checkpoint-every 0.1 --steps 25 --quiet");
+    const Result every =
+        run("run " + silo + " --set particles.0.count=400 --set duration=0.55 --checkpoint " + ck +
+            " --checkpoint-every 0.1 --steps 25 --quiet");
     ASSERT_EQ(every.code, 0) << every.err;
     const Result rest = run("run --restart " + ck + " --report " + report() + " --quiet");
     ASSERT_EQ(rest.code, 0) << rest.err;
@@ -573,13 +601,20 @@ TEST_F(Cli, ACheckpointRestartGoesOnBitForBit) {
 
 TEST_F(Cli, BadCheckpointInputIsOneLineAndWritesNothing) {
     const std::string f = scene("s.json", kScene);
-    expectBadInput("run --restart " + (m_dir / "none.h5").string(), {"none.h5", "no such checkpoint"});
+    expectBadInput("run --restart " + (m_dir / "none.h5").string(),
+                   {"none.h5", "no such checkpoint"});
     expectBadInput("run --restart " + f, {"s.json", "not a checkpoint"});
     expectBadInput("run " + f + " --restart " + f, {"not both"});
-    expectBadInput("run " + f + " --checkpoint-every 1", {"--checkpoint-every goes with --checkpoint"});
-    expectBadInput("run " + f + " --checkpoint " + (m_dir / "no" / "c.h5").string(), {"--checkpoint", "does not exist"});
-    expectBadInput("run " + f + " --checkpoint " + (m_dir / "c.h5").string() + " --checkpoint-every 0", {"--checkpoint-every 0"});
-    ASSERT_EQ(run("run " + f + " --steps 5 --checkpoint " + (m_dir / "c.h5").string() + " --quiet").code, 0);
+    expectBadInput("run " + f + " --checkpoint-every 1",
+                   {"--checkpoint-every goes with --checkpoint"});
+    expectBadInput("run " + f + " --checkpoint " + (m_dir / "no" / "c.h5").string(),
+                   {"--checkpoint", "does not exist"});
+    expectBadInput(
+        "run " + f + " --checkpoint " + (m_dir / "c.h5").string() + " --checkpoint-every 0",
+        {"--checkpoint-every 0"});
+    ASSERT_EQ(
+        run("run " + f + " --steps 5 --checkpoint " + (m_dir / "c.h5").string() + " --quiet").code,
+        0);
     expectBadInput("run --restart " + (m_dir / "c.h5").string() + " --set solver.iterations=5",
                    {"solver.iterations", "only --threads"});
 }
@@ -596,7 +631,8 @@ TEST_F(Cli, ADamagedCheckpointIsRefusedBeforeHdf5ReadsIt) {
         std::ofstream(p, std::ios::binary) << content;
         return "run --restart " + p.string();
     };
-    expectBadInput(damaged("cut.h5", bytes.substr(0, bytes.size() - 100)), {"cut.h5", "damaged checkpoint", "cut short"});
+    expectBadInput(damaged("cut.h5", bytes.substr(0, bytes.size() - 100)),
+                   {"cut.h5", "damaged checkpoint", "cut short"});
     std::string flipped = bytes;
     flipped[bytes.size() / 2] ^= 0x40;
     expectBadInput(damaged("flipped.h5", flipped), {"flipped.h5", "checksum does not match"});
@@ -604,7 +640,8 @@ TEST_F(Cli, ADamagedCheckpointIsRefusedBeforeHdf5ReadsIt) {
     std::string garbled = bytes;
     garbled.replace(24, 8, "xxxxxxxx");
     expectBadInput(damaged("garbled.h5", garbled), {"garbled.h5", "damaged checkpoint"});
-    EXPECT_EQ(run("run --restart " + good + " --steps 1 --quiet").code, 0) << "the intact one still reads";
+    EXPECT_EQ(run("run --restart " + good + " --steps 1 --quiet").code, 0)
+        << "the intact one still reads";
 }
 
 TEST_F(Cli, ADivergingRunLeavesTheLastGoodCheckpointAsItWas) {
@@ -612,8 +649,9 @@ TEST_F(Cli, ADivergingRunLeavesTheLastGoodCheckpointAsItWas) {
     const std::string ck = (m_dir / "c.h5").string();
     ASSERT_EQ(run("run " + f + " --steps 10 --checkpoint " + ck + " --quiet").code, 0);
     const std::string good = readFile(ck);
-    const Result r = run("run " + f + " --steps 50 --set settings.gravity=[0,0,-1e308] --checkpoint " + ck +
-                         " --checkpoint-every 0.001 --quiet");
+    const Result r =
+        run("run " + f + " --steps 50 --set settings.gravity=[0,0,-1e308] --checkpoint " + ck +
+            " --checkpoint-every 0.001 --quiet");
     EXPECT_EQ(r.code, 3) << r.err;
     EXPECT_EQ(readFile(ck), good);
     EXPECT_EQ(run("run --restart " + ck + " --steps 1 --quiet").code, 0);
@@ -651,8 +689,8 @@ TEST_F(Cli, FclibExportsAStepAndSolvesItWithEitherSolver) {
     const auto exported = nlohmann::json::parse(e.out);
     EXPECT_EQ(exported["contacts"], 3);  // the column: floor and two pairs
     for (const std::string solver : {"pgs", "interior-point"}) {
-        const Result r = run("fclib solve " + file + " --solver " + solver + " --tolerance 1e-9 --out " +
-                             (m_dir / "sol.hdf5").string());
+        const Result r = run("fclib solve " + file + " --solver " + solver +
+                             " --tolerance 1e-9 --out " + (m_dir / "sol.hdf5").string());
         ASSERT_EQ(r.code, 0) << r.err;
         const auto j = nlohmann::json::parse(r.out);
         EXPECT_EQ(j["contacts"], 3);
@@ -679,7 +717,8 @@ TEST_F(Cli, FclibBadFilesAndFlagsAreOneLineAndExitTwo) {
           "fclib solve " + text + " --solver lemke", "fclib solve " + text + " --tolerance -1",
           "fclib solve " + text + " --solver nlgs-jac --prediction elastic",
           "fclib export " + scene("s.json", kScene) + " --step 0 " + (m_dir / "o.hdf5").string(),
-          "fclib export " + scene("s2.json", kScene) + " --step 3 " + (m_dir / "no/dir/o.hdf5").string()}) {
+          "fclib export " + scene("s2.json", kScene) + " --step 3 " +
+              (m_dir / "no/dir/o.hdf5").string()}) {
         const Result r = run(args);
         EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;

@@ -289,9 +289,7 @@ TEST(Fields, InThePlaneAStackOfDisksIsItsAreaFractionAndItsWeightPerMetre) {
                     0.5 * (grid.at("sxx")[static_cast<size_t>(j)] + expected), 0.01 * expected);
     }
     // Three dimensions' request on a plane: one clear error.
-    auto bad = kFieldsMeasurement.make(
-        fieldsRequest(min, max, Vec3(1, 2, 6)),
-        world);
+    auto bad = kFieldsMeasurement.make(fieldsRequest(min, max, Vec3(1, 2, 6)), world);
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.error().message.find("one cell along y"), std::string::npos);
 }

@@ -27,7 +27,8 @@ CollisionResult collide(StepMode mode, double h, double damping, bool impactStag
     const double speed = 0.5;
     World world = test::makeWorld(scenes::headOnCollision(0.01, speed, grain, s));
     CollisionResult out;
-    while (world.time() < 0.01) out.maxOverlap = std::max(out.maxOverlap, world.step().maxOverlap);
+    while (world.time() < 0.01)
+        out.maxOverlap = std::max(out.maxOverlap, world.step().maxOverlap);
     const auto& p = world.particles();
     const double after = p.velocity[p.indexOfId()[1]].x() - p.velocity[p.indexOfId()[0]].x();
     out.restitution = after / (2.0 * speed);

@@ -44,8 +44,8 @@ Scene cloud(StepMode mode, double h) {
         p.radius = 0.005 * random.uniform(0.8, 1.2);
         p.position = 0.0105 * Vec3(i % 3, (i / 3) % 3, i / 9);
         p.velocity = Vec3(random.uniform(-1, 1), random.uniform(-1, 1), random.uniform(-1, 1));
-        p.angularVelocity = 50.0 * Vec3(random.uniform(-1, 1), random.uniform(-1, 1),
-                                        random.uniform(-1, 1));
+        p.angularVelocity =
+            50.0 * Vec3(random.uniform(-1, 1), random.uniform(-1, 1), random.uniform(-1, 1));
         scene.particles.push_back(p);
     }
     return scene;
@@ -55,11 +55,12 @@ void expectConserved(StepMode mode, double h, double duration) {
     World world = test::makeWorld(cloud(mode, h));
     const Momenta before = momenta(world.particles());
     int contacts = 0;
-    while (world.time() < duration) contacts += world.step().contacts;
+    while (world.time() < duration)
+        contacts += world.step().contacts;
     const Momenta after = momenta(world.particles());
     ASSERT_GT(contacts, 20) << "the spheres must actually collide";
-    const double scaleP = 1e-3 * 27;                  // ~ m · 1 m/s per sphere
-    const double scaleL = scaleP * 0.05;              // ~ lever of the cloud
+    const double scaleP = 1e-3 * 27;      // ~ m · 1 m/s per sphere
+    const double scaleL = scaleP * 0.05;  // ~ lever of the cloud
     EXPECT_LT((after.linear - before.linear).norm(), 1e-12 * scaleP);
     EXPECT_LT((after.angular - before.angular).norm(), 1e-12 * scaleL);
 }
@@ -94,14 +95,16 @@ TEST(Conservation, RestingBedGainsNoEnergyOver10Seconds) {
     const double g = 9.81;
     const double start = totalEnergy(world.particles(), g);
     double meanZ0 = 0.0;
-    for (const Vec3& x : world.particles().position) meanZ0 += x.z() / world.particles().size();
+    for (const Vec3& x : world.particles().position)
+        meanZ0 += x.z() / world.particles().size();
     double maxEnergy = start;
     while (world.time() < 12.0) {
         world.step();
         maxEnergy = std::max(maxEnergy, totalEnergy(world.particles(), g));
     }
     double meanZ = 0.0;
-    for (const Vec3& x : world.particles().position) meanZ += x.z() / world.particles().size();
+    for (const Vec3& x : world.particles().position)
+        meanZ += x.z() / world.particles().size();
     // Energy unit: one grain lifted by one diameter, m g d ≈ 1.3e-4 J. The bed may still creep
     // (PGS truncation lets it compact slowly, releasing potential energy), never gain.
     const double unit = 2500.0 * M_PI / 6.0 * 1e-6 * g * 0.01;

@@ -37,9 +37,10 @@ TEST(ContactHistory, FindsEveryKeyInAnyOrderAndMarksWhatTouched) {
     std::shuffle(order.begin(), order.end(), std::mt19937(7));
     for (int k : order)
         if (k % 5 != 0)
-            addPair(next, keyOwner(last.key[k]), static_cast<std::uint32_t>(last.key[k]), 0.0, false);
-    addPair(next, 3, 59, 0.0, false);  // new partner of a known owner
-    addPair(next, 55, 56, 0.0, false); // owner without records
+            addPair(next, keyOwner(last.key[k]), static_cast<std::uint32_t>(last.key[k]), 0.0,
+                    false);
+    addPair(next, 3, 59, 0.0, false);   // new partner of a known owner
+    addPair(next, 55, 56, 0.0, false);  // owner without records
     history.match(next);
 
     int matched = 0;
@@ -69,7 +70,8 @@ TEST(ContactHistory, UnloadedGapsAreNotRememberedAsTouching) {
     ContactHistory history;
     history.store(last, 5);
     ContactSet next;
-    for (auto [a, b] : {std::pair{1u, 2u}, {1u, 3u}, {2u, 4u}}) addPair(next, a, b, 0.0, false);
+    for (auto [a, b] : {std::pair{1u, 2u}, {1u, 3u}, {2u, 4u}})
+        addPair(next, a, b, 0.0, false);
     history.match(next);
     EXPECT_FALSE(next.flags[0] & kWasTouching);
     EXPECT_TRUE(next.flags[1] & kWasTouching);
@@ -100,7 +102,8 @@ TEST(ContactHistory, TheSameRecordsForAnyThreadCount) {
         ContactSet next = pairs(3000, 5);
         history.match(next, threads);
         memory[threads - 1] = next.memory;
-        for (size_t i = 0; i < next.size(); ++i) ASSERT_EQ(history[next.memory[i]].key, next.key[i]);
+        for (size_t i = 0; i < next.size(); ++i)
+            ASSERT_EQ(history[next.memory[i]].key, next.key[i]);
     }
     EXPECT_EQ(memory[0], memory[1]);
 }

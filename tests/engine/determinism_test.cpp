@@ -19,7 +19,8 @@ TEST(Determinism, SameSceneGivesBitIdenticalState) {
     StepSettings s = settlingSettings();
     auto run = [&] {
         World world = test::makeWorld(scenes::bed(300, 0.01, scenes::servinGrain(), s, 3));
-        for (int i = 0; i < 100; ++i) world.step();
+        for (int i = 0; i < 100; ++i)
+            world.step();
         return stateHash(world.particles());
     };
     const std::uint64_t first = run();
@@ -35,7 +36,8 @@ TEST(Determinism, ThreadCountDoesNotChangeTheState) {
     auto run = [&](int threads) {
         s.threads = threads;
         World world = test::makeWorld(scenes::bed(600, 0.01, grain, s, 3));
-        for (int i = 0; i < 70; ++i) world.step();
+        for (int i = 0; i < 70; ++i)
+            world.step();
         return stateHash(world.particles());
     };
     const std::uint64_t one = run(1);
@@ -54,7 +56,8 @@ TEST(Determinism, SmoothDemIsTheSameForAnyThreadCount) {
     auto run = [&](int threads) {
         s.threads = threads;
         World world = test::makeWorld(scenes::bed(2500, 0.01, grain, s, 3));
-        for (int i = 0; i < 800; ++i) world.step();
+        for (int i = 0; i < 800; ++i)
+            world.step();
         // Two threads take 1 024 contacts and more (the smooth DEM detects touching ones only).
         EXPECT_GT(world.contacts().size(), 1100u);
         return stateHash(world.particles());
@@ -72,7 +75,8 @@ TEST(Determinism, NeighbourListSkinDoesNotChangeTheState) {
     auto run = [&](double skin) {
         s.contactSkin = skin;
         World world = test::makeWorld(scenes::bed(600, 0.01, scenes::servinGrain(), s, 3));
-        for (int i = 0; i < 120; ++i) world.step();
+        for (int i = 0; i < 120; ++i)
+            world.step();
         return stateHash(world.particles());
     };
     const std::uint64_t none = run(0.0);
@@ -118,7 +122,8 @@ TEST(Determinism, ReorderingGivesTheSameBedWithinItsRandomness) {
         World world = test::makeWorld(scenes::bed(300, 0.01, scenes::servinGrain(), s, 3));
         test::runUntil(world, 1.5);
         double z = 0.0;
-        for (const Vec3& x : world.particles().position) z += x.z();
+        for (const Vec3& x : world.particles().position)
+            z += x.z();
         return z / world.particles().size();
     };
     EXPECT_NEAR(meanHeight(0), meanHeight(5), 0.1 * 0.01);

@@ -69,7 +69,7 @@ TEST(Geometry, BeltCarriesASphereAtItsSurfaceSpeed) {
     EXPECT_NEAR((v2 - v1) / 0.02, 0.5 * kG, 0.02 * 0.5 * kG);  // sliding phase
     test::runUntil(world, 0.5);
     EXPECT_NEAR(world.particles().velocity[0].x(), 0.3, 1e-6);  // carried
-    EXPECT_NEAR(world.walls()[0].position.x(), 0.0, 1e-12);    // the belt itself stays put
+    EXPECT_NEAR(world.walls()[0].position.x(), 0.0, 1e-12);     // the belt itself stays put
 }
 
 TEST(Geometry, CylinderKeepsSpheresInsideAndCarriesThemWhenItTurns) {
@@ -113,12 +113,14 @@ TEST(Geometry, DrumTeethCoverTheCircumferenceAndLiftMaterial) {
     ASSERT_EQ(meshes.size(), 1u);
     EXPECT_EQ(meshes[0].triangles.size(), 64u * 4u);
     double innermost = 1.0;
-    for (const Vec3& v : meshes[0].vertices) innermost = std::min(innermost, std::hypot(v.x(), v.y()));
+    for (const Vec3& v : meshes[0].vertices)
+        innermost = std::min(innermost, std::hypot(v.x(), v.y()));
     EXPECT_NEAR(innermost, 0.4 - 0.012, 1e-12);
     // Each tooth's steep face rises at the attack angle: tan 50° = height / (arc run).
     const Vec3& apex = meshes[0].vertices[2];
     const Vec3& base = meshes[0].vertices[4];
-    const double run = std::abs(std::atan2(base.y(), base.x()) - std::atan2(apex.y(), apex.x())) * 0.4;
+    const double run =
+        std::abs(std::atan2(base.y(), base.x()) - std::atan2(apex.y(), apex.x())) * 0.4;
     EXPECT_NEAR(std::atan(0.012 / run) * 180.0 / std::numbers::pi, 50.0, 0.5);
 }
 
@@ -208,7 +210,8 @@ TEST(Geometry, MeshTrianglesActAsOneSurface) {
     scene.walls.push_back(w);
     World world = test::makeWorld(scene);
     int maxContacts = 0;
-    while (world.time() < 0.2) maxContacts = std::max(maxContacts, world.step().contacts);
+    while (world.time() < 0.2)
+        maxContacts = std::max(maxContacts, world.step().contacts);
     EXPECT_EQ(maxContacts, 1);
     EXPECT_NEAR(world.particles().velocity[0].x(), 0.5, 1e-6);
     EXPECT_NEAR(world.particles().velocity[0].z(), 0.0, 1e-4);

@@ -27,8 +27,8 @@ InclineRun slide(double angleDeg, double mu, bool fixedRotation, FrictionModel m
     s.iterations = 50;
     s.frictionModel = model;
     World world = test::makeWorld(scenes::incline(angleDeg, kD, grain, s, fixedRotation));
-    const Vec3 down = Quat(Eigen::AngleAxisd(angleDeg * std::numbers::pi / 180.0, Vec3::UnitY())) *
-                      Vec3::UnitX();
+    const Vec3 down =
+        Quat(Eigen::AngleAxisd(angleDeg * std::numbers::pi / 180.0, Vec3::UnitY())) * Vec3::UnitX();
     test::runUntil(world, 0.5);
     const double v05 = world.particles().velocity[0].dot(down);
     test::runUntil(world, 1.0);

@@ -1,7 +1,7 @@
 // Material changes on a running world (the app's material panel).
 #include "core/material_properties.hpp"
-#include "world/world.hpp"
 #include "io/scene_file.hpp"
+#include "world/world.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,8 @@ namespace ndem {
 namespace {
 
 World smallSilo() {
-    auto scene = loadSceneFile(NDEM_SOURCE_DIR "/assets/scenes/silo.json", {{"particles.0.count", "50"}});
+    auto scene =
+        loadSceneFile(NDEM_SOURCE_DIR "/assets/scenes/silo.json", {{"particles.0.count", "50"}});
     EXPECT_TRUE(scene.ok());
     auto world = World::create(*scene);
     EXPECT_TRUE(world.ok());
@@ -43,7 +44,8 @@ TEST(LiveMaterial, BadValuesAndStructuralChangesAreRefusedAndNothingChanges) {
     EXPECT_EQ(refused([&](auto& m) { m[grain].friction = -1; }),
               "materials.grain.friction: must be >= 0 and <= 100 (got -1)");
     EXPECT_NE(refused([&](auto& m) { m[grain].density *= 2; }).find("density"), std::string::npos);
-    EXPECT_NE(refused([&](auto& m) { m.pop_back(); }).find("number of materials"), std::string::npos);
+    EXPECT_NE(refused([&](auto& m) { m.pop_back(); }).find("number of materials"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ Momenta momenta(const ParticleStore& p) {
     return m;
 }
 
-void expectSameMomenta(const Momenta& a, const Momenta& b, double scaleLinear, double scaleAngular) {
+void expectSameMomenta(const Momenta& a, const Momenta& b, double scaleLinear,
+                       double scaleAngular) {
     EXPECT_NEAR(a.mass, b.mass, 1e-14 * a.mass);
     EXPECT_LT((a.linear - b.linear).norm(), 1e-12 * scaleLinear) << "linear momentum";
     EXPECT_LT((a.angular - b.angular).norm(), 1e-12 * scaleAngular) << "angular momentum";
@@ -58,17 +59,20 @@ TEST(Aggregate, FormingConservesMassMomentumAndAngularMomentumAndCoMovingKeepsTh
     }
     const Momenta before = momenta(p);
     std::vector<Index> all(p.size());
-    for (size_t i = 0; i < p.size(); ++i) all[i] = static_cast<Index>(i);
+    for (size_t i = 0; i < p.size(); ++i)
+        all[i] = static_cast<Index>(i);
     const Aggregate a = formAggregate(all, p);
     // Eq. 6–8 and the aggregate's own momenta.
     EXPECT_NEAR(a.mass, before.mass, 1e-15);
     EXPECT_LT((a.mass * a.velocity - before.linear).norm(), 1e-13);
-    const Vec3 aggregateL = a.mass * a.position.cross(a.velocity) + a.worldInertia() * a.angularVelocity;
+    const Vec3 aggregateL =
+        a.mass * a.position.cross(a.velocity) + a.worldInertia() * a.angularVelocity;
     EXPECT_LT((aggregateL - before.angular).norm(), 1e-12 * before.angular.norm());
     // Eq. 11–13: the members take the rigid velocity field with the same totals.
     coMove(a, p);
     expectSameMomenta(before, momenta(p), before.linear.norm(), before.angular.norm());
-    for (size_t i = 1; i < p.size(); ++i) EXPECT_EQ(p.angularVelocity[i], p.angularVelocity[0]);
+    for (size_t i = 1; i < p.size(); ++i)
+        EXPECT_EQ(p.angularVelocity[i], p.angularVelocity[0]);
 }
 
 /// A 3 × 3 × 3 cube of touching spheres moving and spinning as one rigid body in free space
@@ -101,7 +105,8 @@ TEST(ModelReduction, RigidlyMovingClusterMergesAndMergeSplitAndFlightConserveMom
     EXPECT_EQ(st.members, 27);
     EXPECT_NEAR(st.reductionLevel, 1.0 - 1.0 / 27.0, 1e-12);
     expectSameMomenta(start, momenta(world.particles()), scaleL, scaleA);
-    for (int k = 0; k < 50; ++k) world.step();
+    for (int k = 0; k < 50; ++k)
+        world.step();
     expectSameMomenta(start, momenta(world.particles()), scaleL, scaleA);
     // The cube is still a cube: members kept their offsets through 51 rigid steps.
     const auto& p = world.particles();
@@ -140,12 +145,15 @@ TEST(ModelReduction, RestingBedMergesAboveNinetyPercentAndStaysAtRest) {
     World world = settledBed(400);
     StepStats st;
     // The last rattlers come to rest and merge within the first steps.
-    for (int k = 0; k < 20; ++k) st = world.step();
+    for (int k = 0; k < 20; ++k)
+        st = world.step();
     const std::vector<Vec3> before = world.particles().position;
     const std::vector<std::uint32_t> ids = world.particles().id;
     const std::vector<std::int32_t> memberBefore = world.particles().aggregate;
-    for (int k = 0; k < 100; ++k) st = world.step();
-    EXPECT_GT(st.reductionLevel, 0.9) << st.aggregates << " aggregates, " << st.members << " members";
+    for (int k = 0; k < 100; ++k)
+        st = world.step();
+    EXPECT_GT(st.reductionLevel, 0.9)
+        << st.aggregates << " aggregates, " << st.members << " members";
     // The merged bed: the particles that were members at the start and still are. A free
     // rattler may keep rolling on it: the grains have no rolling resistance, and one rolling
     // faster than the merge bound (0.5 rad/s) on the rigid surface never stops (seen with
@@ -168,13 +176,15 @@ TEST(ModelReduction, RestingBedMergesAboveNinetyPercentAndStaysAtRest) {
 
 TEST(ModelReduction, AnImpactSplitsItsNeighbourhoodToDepthTwoAndTheRestStaysMerged) {
     World world = settledBed(400);
-    for (int k = 0; k < 20; ++k) world.step();
+    for (int k = 0; k < 20; ++k)
+        world.step();
     const int membersBefore = world.reduction().memberCount();
     ASSERT_GT(membersBefore, 360);
     // A grain dropped onto the middle of the bed at 1 m/s.
     auto& p = world.particles();
     double top = 0.0;
-    for (size_t i = 0; i < p.size(); ++i) top = std::max(top, p.position[i].z() + p.radius[i]);
+    for (size_t i = 0; i < p.size(); ++i)
+        top = std::max(top, p.position[i].z() + p.radius[i]);
     ParticleSpec drop;
     drop.radius = 0.005;
     drop.position = Vec3(0.0, 0.0, top + 0.0055);
@@ -199,7 +209,8 @@ TEST(ModelReduction, AnImpactSplitsItsNeighbourhoodToDepthTwoAndTheRestStaysMerg
 
 TEST(ModelReduction, SensorMovedThroughAMergedBedFreesExactlyTheMembersItOverlaps) {
     World world = settledBed(400);
-    for (int k = 0; k < 20; ++k) world.step();
+    for (int k = 0; k < 20; ++k)
+        world.step();
     SplitSensor sensor;
     sensor.shape = SensorShape::Cylinder;
     sensor.radius = 0.02;
@@ -225,30 +236,37 @@ TEST(ModelReduction, SensorMovedThroughAMergedBedFreesExactlyTheMembersItOverlap
     // Behind the sensor the bed merges again.
     world.sensors()[0].enabled = false;
     StepStats st;
-    for (int k = 0; k < 20; ++k) st = world.step();
+    for (int k = 0; k < 20; ++k)
+        st = world.step();
     EXPECT_GT(st.reductionLevel, 0.9);
 }
 
 /// x of the mass centre of the grains (the bed's side wall 0 faces −x... see scenes::bed).
 double meanX(const ParticleStore& p) {
     double sum = 0.0;
-    for (const Vec3& x : p.position) sum += x.x();
+    for (const Vec3& x : p.position)
+        sum += x.x();
     return sum / static_cast<double>(p.size());
 }
 
-TEST(ModelReduction, TrialSplitLetsAMergedBlockCollapseWhenItsSideWallGoesAndContactSplitAloneDoesNot) {
+TEST(ModelReduction,
+     TrialSplitLetsAMergedBlockCollapseWhenItsSideWallGoesAndContactSplitAloneDoesNot) {
     for (const bool trial : {false, true}) {
         World world = settledBed(400);
-        for (int k = 0; k < 20; ++k) world.step();
+        for (int k = 0; k < 20; ++k)
+            world.step();
         StepSettings s = world.settings();
         s.reduction.trialSplit = trial;
         ASSERT_FALSE(world.applySettings(s).has_value());
         StepStats st;
-        for (int k = 0; k < 10; ++k) st = world.step();
-        EXPECT_GT(st.reductionLevel, 0.9) << "a resting block is in force balance (trial " << trial << ")";
+        for (int k = 0; k < 10; ++k)
+            st = world.step();
+        EXPECT_GT(st.reductionLevel, 0.9)
+            << "a resting block is in force balance (trial " << trial << ")";
         const double before = meanX(world.particles());
         world.walls()[1].enabled = false;  // "side0", the wall at +x
-        for (int k = 0; k < 50; ++k) st = world.step();
+        for (int k = 0; k < 50; ++k)
+            st = world.step();
         const double moved = meanX(world.particles()) - before;
         if (trial) {
             EXPECT_GT(moved, 0.005) << "the block must flow out through the open side";
@@ -289,14 +307,18 @@ int ridingAggregates(const World& world) {
 TEST(ModelReduction, GrainsAtRestOnABeltRideWithItAndFallWhenTheBeltGoes) {
     World world = beltLayer(reducedSettings());
     StepStats st;
-    for (int k = 0; k < 20; ++k) st = world.step();
+    for (int k = 0; k < 20; ++k)
+        st = world.step();
     ASSERT_EQ(st.aggregates, 1);
     EXPECT_EQ(ridingAggregates(world), 1) << "the layer rides on the belt as a kinematic aggregate";
     const auto& p = world.particles();
-    for (size_t i = 0; i < p.size(); ++i) EXPECT_NEAR((p.velocity[i] - Vec3(0.1, 0, 0)).norm(), 0.0, 1e-12);
+    for (size_t i = 0; i < p.size(); ++i)
+        EXPECT_NEAR((p.velocity[i] - Vec3(0.1, 0, 0)).norm(), 0.0, 1e-12);
     world.walls()[0].enabled = false;
-    for (int k = 0; k < 10; ++k) world.step();
-    for (size_t i = 0; i < p.size(); ++i) EXPECT_LT(p.velocity[i].z(), -0.3) << "the grains must fall";
+    for (int k = 0; k < 10; ++k)
+        world.step();
+    for (size_t i = 0; i < p.size(); ++i)
+        EXPECT_LT(p.velocity[i].z(), -0.3) << "the grains must fall";
 }
 
 TEST(ModelReduction, MaterialRidesOnAWallOnlyWhileGravityPressesItOnInsideTheFrictionCone) {

@@ -1,8 +1,8 @@
 // The PGS kernel on real rows: the SIMD block kernels against the general rows and against
 // each other, thread counts, warm solutions and the rows that must stay general.
+#include "solve/pgs_solver.hpp"
 #include "bed_problem.hpp"
 #include "core/cpu_features.hpp"
-#include "solve/pgs_solver.hpp"
 #include "test_util.hpp"
 
 #include <cmath>
@@ -53,8 +53,8 @@ double maxRelativeDifference(const Problem& a, const Problem& b) {
     for (size_t i = 0; i < a.bodies.size(); ++i) {
         vdiff = std::max({vdiff, (a.bodies[i].v - b.bodies[i].v).cwiseAbs().maxCoeff(),
                           (a.bodies[i].w - b.bodies[i].w).cwiseAbs().maxCoeff()});
-        vscale = std::max({vscale, a.bodies[i].v.cwiseAbs().maxCoeff(),
-                           a.bodies[i].w.cwiseAbs().maxCoeff()});
+        vscale = std::max(
+            {vscale, a.bodies[i].v.cwiseAbs().maxCoeff(), a.bodies[i].w.cwiseAbs().maxCoeff()});
     }
     return std::max(diff / scale, vdiff / vscale);
 }
@@ -226,8 +226,9 @@ TEST(PgsKernel, SequentialOrderIsThePapersSweepInContactOrder) {
     const Solved colouredMany = solve(p, 6000, SimdLevel::Auto);
     double err = 0.0, sum = 0.0;
     for (size_t i = 0; i < p.rows.size(); ++i) {
-        err += std::abs(many.rows[i].scale * many.rows[i].lambda[0] -
-                        colouredMany.problem.rows[i].scale * colouredMany.problem.rows[i].lambda[0]);
+        err +=
+            std::abs(many.rows[i].scale * many.rows[i].lambda[0] -
+                     colouredMany.problem.rows[i].scale * colouredMany.problem.rows[i].lambda[0]);
         sum += std::abs(many.rows[i].scale * many.rows[i].lambda[0]);
     }
     EXPECT_LT(err / sum, 0.01);
@@ -246,7 +247,8 @@ TEST(PgsKernel, RowsOfAnisotropicBodiesOrOffCentreLeversStayGeneral) {
     SolverContact& r = p.rows[offCentre];
     r.leverA += Vec3(0.0, 0.0, 1e-3);
     int touchingBody0 = 0;
-    for (const SolverContact& c : p.rows) touchingBody0 += (c.a == 0 || c.b == 0);
+    for (const SolverContact& c : p.rows)
+        touchingBody0 += (c.a == 0 || c.b == 0);
     const Solved s = solve(p, 10, SimdLevel::Auto);
     EXPECT_EQ(s.layout.generalRows, touchingBody0 + 1);
     EXPECT_EQ(s.layout.blockRows + s.layout.generalRows, static_cast<int>(rows));
@@ -322,31 +324,33 @@ TEST(Apgd, ReachesThePgsSolutionInFewerIterationsAndEndsFeasible) {
     double ratios = 0.0;
     int problems = 0;
     for (unsigned seed : {3u, 4u, 5u})
-    for (double rolling : {0.0, 0.1}) {
-        const Problem p = settledBedProblem(rolling, 1500, seed, 1.2);
-        const Solved reference = solveWith(p, 8000, SolverMethod::Pgs);
-        const Solved pgs = solveWith(p, 600, SolverMethod::Pgs);
-        const Solved apgd = solveWith(p, 300, SolverMethod::Apgd);
-        const double pgsError = normalImpulseError(pgs.problem, reference.problem);
-        const double apgdError = normalImpulseError(apgd.problem, reference.problem);
-        EXPECT_LT(apgdError, pgsError) << "seed " << seed << ", rolling " << rolling << ": PGS(600) "
-                                       << pgsError << ", APGD(300) " << apgdError;
-        ratios += apgdError / pgsError;
-        ++problems;
-        // λ inside its cones, and v = v₀ + M⁻¹ Jᵀ λ.
-        std::vector<SolverBody> rebuilt = p.bodies;
-        applyRowImpulses(apgd.problem.rows, rebuilt);
-        double worst = 0.0;
-        for (size_t i = 0; i < rebuilt.size(); ++i)
-            worst = std::max(worst, (rebuilt[i].v - apgd.problem.bodies[i].v).norm());
-        EXPECT_LT(worst, 1e-12);
-        for (const SolverContact& r : apgd.problem.rows) {
-            ASSERT_GE(r.lambda[0], 0.0);
-            EXPECT_LE(std::hypot(r.lambda[1], r.lambda[2]),
-                      r.friction * r.scale * r.lambda[0] * (1.0 + 1e-12) + 1e-300);
+        for (double rolling : {0.0, 0.1}) {
+            const Problem p = settledBedProblem(rolling, 1500, seed, 1.2);
+            const Solved reference = solveWith(p, 8000, SolverMethod::Pgs);
+            const Solved pgs = solveWith(p, 600, SolverMethod::Pgs);
+            const Solved apgd = solveWith(p, 300, SolverMethod::Apgd);
+            const double pgsError = normalImpulseError(pgs.problem, reference.problem);
+            const double apgdError = normalImpulseError(apgd.problem, reference.problem);
+            EXPECT_LT(apgdError, pgsError)
+                << "seed " << seed << ", rolling " << rolling << ": PGS(600) " << pgsError
+                << ", APGD(300) " << apgdError;
+            ratios += apgdError / pgsError;
+            ++problems;
+            // λ inside its cones, and v = v₀ + M⁻¹ Jᵀ λ.
+            std::vector<SolverBody> rebuilt = p.bodies;
+            applyRowImpulses(apgd.problem.rows, rebuilt);
+            double worst = 0.0;
+            for (size_t i = 0; i < rebuilt.size(); ++i)
+                worst = std::max(worst, (rebuilt[i].v - apgd.problem.bodies[i].v).norm());
+            EXPECT_LT(worst, 1e-12);
+            for (const SolverContact& r : apgd.problem.rows) {
+                ASSERT_GE(r.lambda[0], 0.0);
+                EXPECT_LE(std::hypot(r.lambda[1], r.lambda[2]),
+                          r.friction * r.scale * r.lambda[0] * (1.0 + 1e-12) + 1e-300);
+            }
         }
-    }
-    EXPECT_LT(ratios / problems, 0.75) << "mean APGD(300) / PGS(600) error over " << problems << " problems";
+    EXPECT_LT(ratios / problems, 0.75)
+        << "mean APGD(300) / PGS(600) error over " << problems << " problems";
 }
 
 }  // namespace

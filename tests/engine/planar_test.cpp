@@ -179,9 +179,9 @@ TEST(Planar, ASlidingDiskOpensAtTheDilationOfItsSlidingRule) {
         SlidingRule rule;
         double nu, lift;  // lift: u_n / |u_t| expected
     };
-    for (const Case c : {Case{SlidingRule::Associated, 0.0, mu},
-                         Case{SlidingRule::NonAssociated, 0.1, 0.1},
-                         Case{SlidingRule::NonAssociated, 0.0, 0.0}}) {
+    for (const Case c :
+         {Case{SlidingRule::Associated, 0.0, mu}, Case{SlidingRule::NonAssociated, 0.1, 0.1},
+          Case{SlidingRule::NonAssociated, 0.0, 0.0}}) {
         StepSettings s = planar();
         s.timeStep = h;
         s.impactEnabled = false;

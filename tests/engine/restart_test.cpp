@@ -6,9 +6,9 @@
 #include "measure/measurements.hpp"
 #include "test_util.hpp"
 
+#include <unistd.h>
 #include <bit>
 #include <filesystem>
-#include <unistd.h>
 
 namespace ndem {
 namespace {
@@ -24,7 +24,8 @@ struct RestartCase {
 /// Steps a world to `saveAt`, saves, loads the state into a second world built from the
 /// scene, and steps both: the states must agree bit for bit at every step.
 void expectExactRestart(const RestartCase& c) {
-    auto scene = loadSceneFile(std::string(NDEM_SOURCE_DIR) + "/assets/scenes/" + c.scene, c.overrides);
+    auto scene =
+        loadSceneFile(std::string(NDEM_SOURCE_DIR) + "/assets/scenes/" + c.scene, c.overrides);
     ASSERT_TRUE(scene.ok()) << scene.error().message;
     World original = test::makeWorld(*scene);
     test::runUntil(original, c.saveAt);
@@ -83,7 +84,8 @@ TEST(Restart, WithoutTheContactHistoryTheRestartWouldDiffer) {
     const StateArchive saved = original.saveState();
     StateArchive::Reals reals = saved.reals();
     for (const char* name : {"normalImpulse", "frictionImpulse", "tangentialSpring"})
-        for (double& x : reals.at(std::string("contactHistory/") + name)) x = 0.0;
+        for (double& x : reals.at(std::string("contactHistory/") + name))
+            x = 0.0;
     StateArchive state = StateArchive::loadingFrom(reals, saved.integers(), saved.texts());
     World restarted = test::makeWorld(*scene);
     ASSERT_FALSE(restarted.loadState(state));
@@ -115,7 +117,8 @@ TEST(Restart, AStateOfAnotherSceneIsRefusedAndChangesNothing) {
     // A missing entry is named.
     StateArchive::Reals reals = into.saveState().reals();
     reals.erase("particles/velocity");
-    StateArchive partial = StateArchive::loadingFrom(reals, into.saveState().integers(), into.saveState().texts());
+    StateArchive partial =
+        StateArchive::loadingFrom(reals, into.saveState().integers(), into.saveState().texts());
     const auto missing = into.loadState(partial);
     ASSERT_TRUE(missing);
     EXPECT_EQ(missing->message, "'particles/velocity' is missing");
@@ -150,10 +153,13 @@ void expectSameNumbers(const std::vector<double>& a, const std::vector<double>& 
 
 void expectSameTable(const Table& a, const Table& b, const std::string& what) {
     std::vector<std::string> columnsA, columnsB;
-    for (const auto& [name, column] : a) columnsA.push_back(name);
-    for (const auto& [name, column] : b) columnsB.push_back(name);
+    for (const auto& [name, column] : a)
+        columnsA.push_back(name);
+    for (const auto& [name, column] : b)
+        columnsB.push_back(name);
     ASSERT_EQ(columnsA, columnsB) << what;
-    for (const auto& [name, column] : a) expectSameNumbers(column, b.at(name), what + "." + name);
+    for (const auto& [name, column] : a)
+        expectSameNumbers(column, b.at(name), what + "." + name);
 }
 
 void expectSameResult(const MeasurementResult& a, const MeasurementResult& b,
@@ -162,13 +168,17 @@ void expectSameResult(const MeasurementResult& a, const MeasurementResult& b,
     EXPECT_EQ(a.headline, b.headline) << what;
     EXPECT_EQ(a.notes, b.notes) << what;
     Table scalarsA, scalarsB;
-    for (const auto& [name, x] : a.scalars) scalarsA[name] = {x};
-    for (const auto& [name, x] : b.scalars) scalarsB[name] = {x};
+    for (const auto& [name, x] : a.scalars)
+        scalarsA[name] = {x};
+    for (const auto& [name, x] : b.scalars)
+        scalarsB[name] = {x};
     expectSameTable(scalarsA, scalarsB, what + " scalars");
     expectSameTable(a.series, b.series, what + " series");
     std::vector<std::string> tablesA, tablesB;
-    for (const auto& [name, table] : a.tables) tablesA.push_back(name);
-    for (const auto& [name, table] : b.tables) tablesB.push_back(name);
+    for (const auto& [name, table] : a.tables)
+        tablesA.push_back(name);
+    for (const auto& [name, table] : b.tables)
+        tablesB.push_back(name);
     ASSERT_EQ(tablesA, tablesB) << what;
     for (const auto& [name, table] : a.tables)
         expectSameTable(table, b.tables.at(name), what + " " + name);
@@ -176,7 +186,8 @@ void expectSameResult(const MeasurementResult& a, const MeasurementResult& b,
 
 std::vector<MeasurementResult> resultsOf(const World& world) {
     std::vector<MeasurementResult> out;
-    for (const auto& m : world.measurements()) out.push_back(m->result());
+    for (const auto& m : world.measurements())
+        out.push_back(m->result());
     return out;
 }
 
@@ -215,7 +226,8 @@ void expectMeasurementsGoOn(const MeasuredRestartCase& c) {
                               c.measurements.end());
     World original = makeMeasuredWorld(scene);
     ASSERT_EQ(original.measurements().size(), scene.measurements.size());
-    for (int k = 0; k < c.stepsBefore; ++k) original.step();
+    for (int k = 0; k < c.stepsBefore; ++k)
+        original.step();
     StateArchive state = throughCheckpointFile(original.saveState());
 
     World restarted = makeMeasuredWorld(scene);
@@ -256,8 +268,7 @@ TEST(Restart, TheSilosMeasurementsGoOnBitForBit) {
           request("fields", {{"from", 0.3}}, {},
                   {{"min", low}, {"max", high}, {"cells", {2, 2, 4}}}),
           request("track", {{"particle", 7}, {"every", 3}}),
-          request("restitution", {{"a", 0}, {"b", 1}}),
-          request("columnHeight", {}),
+          request("restitution", {{"a", 0}, {"b", 1}}), request("columnHeight", {}),
           request("solverConvergence", {{"at", 0.45}, {"reference", 60}, {"iterations", 30}}),
           request("solverConvergence", {{"at", 0.75}, {"reference", 60}, {"iterations", 30}}),
           request("iterationEstimate", {{"length", 20}, {"width", 9}}),
@@ -295,7 +306,8 @@ TEST(Restart, MeasurementsGoOnOnlyFromAStateWithTheSameList) {
     const Scene scene = loadScene("silo.json", {{"particles.0.count", "300"}});
     World original = makeMeasuredWorld(scene);
     ASSERT_EQ(original.measurements().size(), 2u);
-    for (int k = 0; k < 20; ++k) original.step();
+    for (int k = 0; k < 20; ++k)
+        original.step();
     const StateArchive saved = original.saveState();
     auto load = [&](World& into, const StateArchive& from) {
         StateArchive state = StateArchive::loadingFrom(from.reals(), from.integers(), from.texts());
@@ -314,7 +326,8 @@ TEST(Restart, MeasurementsGoOnOnlyFromAStateWithTheSameList) {
     Scene floorOnly = scene;
     floorOnly.measurements.resize(1);
     World other = makeMeasuredWorld(floorOnly);
-    for (int k = 0; k < 10; ++k) other.step();
+    for (int k = 0; k < 10; ++k)
+        other.step();
     const std::vector<MeasurementResult> before = resultsOf(other);
     load(other, saved);
     EXPECT_EQ(stateHash(other.particles()), stateHash(original.particles()));
@@ -323,9 +336,11 @@ TEST(Restart, MeasurementsGoOnOnlyFromAStateWithTheSameList) {
 
     // A state without measurements, as the app saves: the same.
     World app = test::makeWorld(scene);
-    for (int k = 0; k < 20; ++k) app.step();
+    for (int k = 0; k < 20; ++k)
+        app.step();
     World measured = makeMeasuredWorld(scene);
-    for (int k = 0; k < 10; ++k) measured.step();
+    for (int k = 0; k < 10; ++k)
+        measured.step();
     const std::vector<MeasurementResult> own = resultsOf(measured);
     load(measured, app.saveState());
     EXPECT_EQ(stateHash(measured.particles()), stateHash(app.particles()));
@@ -335,7 +350,8 @@ TEST(Restart, MeasurementsGoOnOnlyFromAStateWithTheSameList) {
 TEST(Restart, ADamagedMeasurementStateIsRefusedAndChangesNothing) {
     const Scene scene = loadScene("silo.json", {{"particles.0.count", "300"}});
     World from = makeMeasuredWorld(scene);
-    for (int k = 0; k < 20; ++k) from.step();
+    for (int k = 0; k < 20; ++k)
+        from.step();
     const StateArchive saved = from.saveState();
     StateArchive::Reals reals = saved.reals();
     auto entry = reals.lower_bound("measurement/1/");
@@ -344,7 +360,8 @@ TEST(Restart, ADamagedMeasurementStateIsRefusedAndChangesNothing) {
     reals.erase(entry);
 
     World into = makeMeasuredWorld(scene);
-    for (int k = 0; k < 10; ++k) into.step();
+    for (int k = 0; k < 10; ++k)
+        into.step();
     const std::uint64_t hash = stateHash(into.particles());
     const std::vector<MeasurementResult> before = resultsOf(into);
     StateArchive state = StateArchive::loadingFrom(reals, saved.integers(), saved.texts());

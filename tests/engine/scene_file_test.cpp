@@ -59,7 +59,8 @@ TEST(SceneFile, APlanarLatticeIsTheRegionsCutByThePlane) {
     const Scene s = load(box);
     EXPECT_EQ(s.settings.dimension, 2);
     ASSERT_EQ(s.particles.size(), 50u);  // 10 × 5 disks of 1 cm in 10 cm × 5 cm
-    for (const ParticleSpec& p : s.particles) EXPECT_EQ(p.position.y(), 0.0);
+    for (const ParticleSpec& p : s.particles)
+        EXPECT_EQ(p.position.y(), 0.0);
     const std::string disk = R"({
       "settings": { "dimension": 2, "mode": "nonsmooth" },
       "materials": [ { "name": "grain" } ],
@@ -116,8 +117,9 @@ TEST(SceneFile, ErrorsNameFileKeyAndValue) {
               "t.json: settings.solver.iterations: expected an integer (got \"many\")");
     EXPECT_EQ(errorOf(with("\"iterations\": 30", "\"iteration\": 30")),
               "t.json: settings.solver.iteration: unknown key");
-    EXPECT_EQ(errorOf(with("\"type\": \"plane\"", "\"type\": \"plain\"")),
-              "t.json: walls.0.type: expected plane | box | cylinder | mesh | drum (got \"plain\")");
+    EXPECT_EQ(
+        errorOf(with("\"type\": \"plane\"", "\"type\": \"plain\"")),
+        "t.json: walls.0.type: expected plane | box | cylinder | mesh | drum (got \"plain\")");
     EXPECT_EQ(errorOf(with("\"material\": \"steel\"", "\"material\": \"iron\"")),
               "t.json: walls.0.material: unknown material \"iron\"");
 }
@@ -220,7 +222,9 @@ TEST(SceneFile, AHugeLatticeRegionIsOneErrorNotAnHourOfScanning) {
     EXPECT_NE(error.find("more than 8000000 lattice points"), std::string::npos) << error;
     // A region wider than an int can count, too.
     EXPECT_NE(errorOf(R"({"particles": [{"type": "lattice", "radius": 1e-9, "region":
-        {"min": [0, 0, 0], "max": [1e6, 1, 1]}}]})").find("lattice points"), std::string::npos);
+        {"min": [0, 0, 0], "max": [1e6, 1, 1]}}]})")
+                  .find("lattice points"),
+              std::string::npos);
     // A tall region with a count costs only the layers the bed fills.
     const Scene tall = load(R"({"particles": [{"type": "lattice", "radius": 0.005, "count": 50,
         "jitter": 0.0, "region": {"min": [0, 0, 0], "max": [0.05, 0.05, 1e9]}}]})");

@@ -71,9 +71,9 @@ struct FillRecord {
 };
 
 FillRecord liveFill(const char* reach) {
-    auto scene = loadSceneFile(NDEM_SOURCE_DIR "/assets/scenes/silo-9d-live.json",
-                               {{"particles.0.count", "3000"},
-                                {"settings.contact.speculativeReach", reach}});
+    auto scene = loadSceneFile(
+        NDEM_SOURCE_DIR "/assets/scenes/silo-9d-live.json",
+        {{"particles.0.count", "3000"}, {"settings.contact.speculativeReach", reach}});
     EXPECT_TRUE(scene.ok()) << scene.error().message;
     if (!scene.ok()) return {};
     World world = test::makeWorld(*scene);

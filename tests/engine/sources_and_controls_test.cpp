@@ -74,7 +74,8 @@ TEST(Emitter, EmitsAtItsRateWithoutPlacingOverlaps) {
     EXPECT_EQ(world.emitters()[0].skipped, 0);
     EXPECT_EQ(touching, 0) << "a grain was placed overlapping another";
     for (const Vec3& x : world.particles().position) {
-        EXPECT_TRUE((x.array() >= e.min.array() - 1e-12).all() && (x.array() <= e.max.array() + 1e-12).all());
+        EXPECT_TRUE((x.array() >= e.min.array() - 1e-12).all() &&
+                    (x.array() <= e.max.array() + 1e-12).all());
     }
 }
 
@@ -93,7 +94,8 @@ TEST(Emitter, PouredGrainsLandOnTheFloor) {
     test::runUntil(world, 1.5);
     EXPECT_EQ(world.particles().size(), 600u);
     double lowest = 1.0;
-    for (const Vec3& x : world.particles().position) lowest = std::min(lowest, x.z());
+    for (const Vec3& x : world.particles().position)
+        lowest = std::min(lowest, x.z());
     EXPECT_GT(lowest, 0.004 * 0.9);  // nothing went through the floor
     const StepStats st = world.step();
     EXPECT_LT(st.maxOverlap, 0.05);  // once poured and settled, overlaps are small
@@ -110,7 +112,8 @@ TEST(Sink, RemovesParticlesThatEnterIt) {
     scene.sinks.push_back(sink);
     World world = test::makeWorld(scene);
     int removed = 0;
-    while (world.time() < 0.2) removed += world.step().removed;
+    while (world.time() < 0.2)
+        removed += world.step().removed;
     // z = 0.005 falls below −0.05 after √(2·0.055/g) = 0.106 s; the top sphere (0.025) at 0.115 s.
     EXPECT_EQ(removed, 3);
     EXPECT_TRUE(world.particles().empty());
@@ -390,7 +393,8 @@ TEST(SceneFile, ReadsEmittersSinksScheduleAndServo) {
     EXPECT_EQ(scene->emitters[0].radii.hi, 0.006);
     ASSERT_EQ(scene->sinks.size(), 1u);
     auto bad = parseSceneText(R"({"emitters": [{"region": {"min": [0,0,0], "max": [1,1,1]},
-        "rate": -5, "radius": 0.01}]})", "t.json");
+        "rate": -5, "radius": 0.01}]})",
+                              "t.json");
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().message, "t.json: emitters.0.rate: must be > 0 (got -5)");
 }

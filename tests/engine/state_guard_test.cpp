@@ -29,7 +29,8 @@ TEST(StateGuard, ASettlingBedGivesNoWarning) {
     World world = test::makeWorld(grainsOnAFloor(300));
     test::runUntil(world, 1.5);
     EXPECT_FALSE(world.divergence());
-    for (const RunWarning& w : world.warnings()) ADD_FAILURE() << w.message;
+    for (const RunWarning& w : world.warnings())
+        ADD_FAILURE() << w.message;
 }
 
 TEST(StateGuard, ANaNStopsTheRunNamingStepParticleAndQuantity) {
@@ -108,7 +109,8 @@ TEST(StateGuard, AStepTooLargeForTheStiffnessWarnsOnceOfOverlapAndEscape) {
     scene.settings.timeStep = 1.0;
     scene.materials[0].youngsModulus = 1e12;
     World world = test::makeWorld(scene);
-    for (int k = 0; k < 6; ++k) world.step();
+    for (int k = 0; k < 6; ++k)
+        world.step();
     EXPECT_EQ(countOf(world, "overlap"), 1);
     EXPECT_EQ(countOf(world, "escape"), 1);
     for (const RunWarning& w : world.warnings()) {
@@ -123,7 +125,8 @@ TEST(StateGuard, AStepTooLargeForTheStiffnessWarnsOnceOfOverlapAndEscape) {
     // The threshold is a setting; 0 turns the overlap warning off.
     scene.settings.guardOverlap = 0.0;
     World quiet = test::makeWorld(scene);
-    for (int k = 0; k < 6; ++k) quiet.step();
+    for (int k = 0; k < 6; ++k)
+        quiet.step();
     EXPECT_EQ(countOf(quiet, "overlap"), 0);
 }
 
@@ -137,13 +140,15 @@ TEST(StateGuard, EnergyFromNothingWarns) {
     scene.particles[1].position = Vec3(0.005, 0.0, 0.0);
     scene.particles[0].velocity = scene.particles[1].velocity = Vec3::Zero();
     World world = test::makeWorld(scene);
-    for (int k = 0; k < 20; ++k) world.step();
+    for (int k = 0; k < 20; ++k)
+        world.step();
     EXPECT_EQ(countOf(world, "energy"), 1);
     // The same grains apart, moving: nothing grows.
     scene.particles[1].position = Vec3(0.02, 0.0, 0.0);
     scene.particles[1].velocity = Vec3(0.1, 0.0, 0.0);
     World apart = test::makeWorld(scene);
-    for (int k = 0; k < 20; ++k) apart.step();
+    for (int k = 0; k < 20; ++k)
+        apart.step();
     EXPECT_EQ(countOf(apart, "energy"), 0);
 }
 

@@ -27,7 +27,8 @@ TEST(StepStages, EveryPhaseThatRanIsTimedAndTheySumToNoMoreThanTheStep) {
     // A grain thrown onto the bed: an impact, a split, the solve and a merge in one step.
     double top = 0.0;
     const ParticleStore& p = world.particles();
-    for (size_t i = 0; i < p.size(); ++i) top = std::max(top, p.position[i].z() + p.radius[i]);
+    for (size_t i = 0; i < p.size(); ++i)
+        top = std::max(top, p.position[i].z() + p.radius[i]);
     ParticleSpec drop;
     drop.radius = 0.005;
     drop.position = Vec3(0.0, 0.0, top + 0.0055);
@@ -35,7 +36,8 @@ TEST(StepStages, EveryPhaseThatRanIsTimedAndTheySumToNoMoreThanTheStep) {
     world.addParticle(drop);
     StepStats st;
     double wall = 0.0;
-    for (int k = 0; k < 3 && st.impacts == 0; ++k) wall = wallSecondsOf(world, st);
+    for (int k = 0; k < 3 && st.impacts == 0; ++k)
+        wall = wallSecondsOf(world, st);
     ASSERT_GT(st.impacts, 0);
     const PhaseTimes& t = st.seconds;
     EXPECT_GT(t.collide, 0.0);

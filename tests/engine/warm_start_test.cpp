@@ -25,9 +25,11 @@ double columnHeightError(int iterations, Start start) {
     const StepStats st = test::runUntil(world, 10.0);
     const auto& p = world.particles();
     double top = 0.0;
-    for (size_t i = 0; i < p.size(); ++i) top = std::max(top, p.position[i].z() + p.radius[i]);
+    for (size_t i = 0; i < p.size(); ++i)
+        top = std::max(top, p.position[i].z() + p.radius[i]);
     double height = kSpheres * kD;
-    for (double overlap : scenes::hertzColumnOverlaps(kSpheres, kD, grain, 9.81)) height -= overlap;
+    for (double overlap : scenes::hertzColumnOverlaps(kSpheres, kD, grain, 9.81))
+        height -= overlap;
     // A column that still moves has no height error to speak of: count it as failing.
     // (Warm starting with very few sweeps, N_it <= 20 here, leaves the column oscillating.)
     const double restEnergy = 1e-8;  // J: ~2e-4 m/s rms over the 50 grains
@@ -104,9 +106,9 @@ TEST(WarmStart, EachRowTypeCanBeSwitchedOnItsOwn) {
     const auto normalOnly = firstSweep(true, false);
     const auto frictionOnly = firstSweep(false, true);
     EXPECT_LT(both.first, 1e-9);
-    EXPECT_LT(normalOnly.first, 1e-9);       // normal row warm: converged at once
-    EXPECT_GT(frictionOnly.first, 1e-4);     // normal row cold: must rebuild g h
-    EXPECT_GT(normalOnly.second, 1e-4);      // friction row cold
+    EXPECT_LT(normalOnly.first, 1e-9);    // normal row warm: converged at once
+    EXPECT_GT(frictionOnly.first, 1e-4);  // normal row cold: must rebuild g h
+    EXPECT_GT(normalOnly.second, 1e-4);   // friction row cold
     EXPECT_LT(both.second, 1e-9);
 }
 

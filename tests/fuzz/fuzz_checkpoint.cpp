@@ -4,11 +4,11 @@
 #include "io/checkpoint.hpp"
 #include "world/world.hpp"
 
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const std::string path = "/tmp/ndem-fuzz-checkpoint-" + std::to_string(getpid()) + ".h5";
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto checkpoint = ndem::readCheckpoint(path);
     if (!checkpoint) return 0;
     auto scene = ndem::parseSceneText(checkpoint->scene.text, checkpoint->scene.source,
-                                            checkpoint->scene.overrides);
+                                      checkpoint->scene.overrides);
     if (!scene) return 0;
     auto world = ndem::World::create(*scene);
     if (world) (void)world->loadState(checkpoint->state);

@@ -16,7 +16,7 @@ using app::MainWindow;
 using app::StudioOptions;
 
 class InputBridge : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         studioApp();
         StudioOptions options;
@@ -29,10 +29,13 @@ protected:
         m_window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
         // Paused, the viewport paints only when asked: ask until the panels have been laid out.
-        ASSERT_TRUE(QTest::qWaitFor([&] {
-            view().update();
-            return view().framesDrawn() >= 3 && view().snapshot() && view().snapshot()->sequence > 0;
-        }, 10000));
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                view().update();
+                return view().framesDrawn() >= 3 && view().snapshot() &&
+                       view().snapshot()->sequence > 0;
+            },
+            10000));
     }
     void TearDown() override { m_window.reset(); }
 
@@ -54,10 +57,12 @@ protected:
     /// Waits until the sim thread publishes a snapshot for which `pred` holds.
     template <class Pred>
     bool waitForSnapshot(Pred pred) {
-        return QTest::qWaitFor([&] {
-            view().update();
-            return pred(snap());
-        }, 10000);
+        return QTest::qWaitFor(
+            [&] {
+                view().update();
+                return pred(snap());
+            },
+            10000);
     }
 
     std::unique_ptr<MainWindow> m_window;
@@ -67,9 +72,11 @@ TEST_F(InputBridge, ClickingWarmStartInThePanelChangesTheEngineSetting) {
     const bool before = snap().settings.warmStart;
     // Press and release in one event-loop turn: ImGui 1.86 would lose it without the queue.
     QTest::mouseClick(&view(), Qt::LeftButton, {}, widget("warmStart.enabled"));
-    EXPECT_TRUE(waitForSnapshot([&](const app::Snapshot& s) { return s.settings.warmStart != before; }));
+    EXPECT_TRUE(
+        waitForSnapshot([&](const app::Snapshot& s) { return s.settings.warmStart != before; }));
     QTest::mouseClick(&view(), Qt::LeftButton, {}, widget("warmStart.enabled"));
-    EXPECT_TRUE(waitForSnapshot([&](const app::Snapshot& s) { return s.settings.warmStart == before; }));
+    EXPECT_TRUE(
+        waitForSnapshot([&](const app::Snapshot& s) { return s.settings.warmStart == before; }));
 }
 
 TEST_F(InputBridge, TypingIterationsAppliesOnEnter) {
@@ -93,10 +100,13 @@ TEST_F(InputBridge, AnOutOfRangeTimeStepIsRefusedWithAMessageAndNeverReachesTheE
     QTest::keyClicks(&view(), "-1");
     QTest::qWait(50);
     QTest::keyClick(&view(), Qt::Key_Return);
-    EXPECT_TRUE(QTest::qWaitFor([&] {
-        view().update();
-        return view().panels().message.find("refused: settings.timeStep") != std::string::npos;
-    }, 10000)) << view().panels().message;
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            view().update();
+            return view().panels().message.find("refused: settings.timeStep") != std::string::npos;
+        },
+        10000))
+        << view().panels().message;
     QTest::qWait(200);
     EXPECT_EQ(snap().settings.timeStep, before);
 }
@@ -123,9 +133,8 @@ TEST_F(InputBridge, DragsOnThePanelsStayThereDragsOutsideTurnTheCameraAndSpacePl
 
     const std::uint64_t published = m_window->session().loop().publishedCount();
     QTest::keyClick(&view(), Qt::Key_Space);
-    EXPECT_TRUE(QTest::qWaitFor([&] {
-        return m_window->session().loop().publishedCount() > published + 3;
-    }, 10000));
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return m_window->session().loop().publishedCount() > published + 3; }, 10000));
     EXPECT_TRUE(m_window->session().loop().isPlaying());
 }
 

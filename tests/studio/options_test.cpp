@@ -8,10 +8,10 @@ namespace {
 
 TEST(StudioOptions, ReadsSceneOverridesAndTheUnattendedModes) {
     StudioOptions o;
-    ASSERT_FALSE(parseStudioOptions({"a.json", "--set", "solver.iterations=50", "--record", "v.mp4",
-                                     "--sim-seconds", "1.5", "--fps", "25", "--size", "800x600",
-                                     "--colour", "pressure", "--forces", "--threads", "2"},
-                                    o));
+    ASSERT_FALSE(parseStudioOptions(
+        {"a.json", "--set", "solver.iterations=50", "--record", "v.mp4", "--sim-seconds", "1.5",
+         "--fps", "25", "--size", "800x600", "--colour", "pressure", "--forces", "--threads", "2"},
+        o));
     ASSERT_EQ(o.overrides.size(), 2u);
     EXPECT_EQ(o.overrides[1].key, "threads");
     EXPECT_EQ(o.overrides[1].value, "2");
@@ -53,7 +53,8 @@ TEST(StudioOptions, RefusesBadValuesNamingFlagAndValue) {
     EXPECT_EQ(error({"--set", "nokeyvalue"}), "--set nokeyvalue: expected key=value");
     EXPECT_EQ(error({"a.json", "b.json"}),
               "unexpected argument 'b.json' (try `ndem-studio --help`)");
-    EXPECT_EQ(error({"--screenshot", "a.png", "--record", "b.mp4"}), "--screenshot and --record: choose one");
+    EXPECT_EQ(error({"--screenshot", "a.png", "--record", "b.mp4"}),
+              "--screenshot and --record: choose one");
 }
 
 TEST(StudioOptions, HelpListsEveryFlagWhateverElseIsGiven) {

@@ -41,7 +41,8 @@ TEST(Session, BadEditsAreRefusedWithTheKeyAndNeverPosted) {
     ASSERT_FALSE(s.open(kSilo, {{"particles.0.count", "100"}}));
     StepSettings bad = s.scene().settings;
     bad.iterations = 0;
-    EXPECT_EQ(s.applySettings(bad).value_or(""), "settings.solver.iterations: must be >= 1 and <= 1e+06 (got 0)");
+    EXPECT_EQ(s.applySettings(bad).value_or(""),
+              "settings.solver.iterations: must be >= 1 and <= 1e+06 (got 0)");
     Material m = s.scene().materials[0];
     m.restitution = 2.0;
     EXPECT_NE(s.applyMaterial(0, m).value_or("").find("restitution"), std::string::npos);
@@ -58,7 +59,8 @@ TEST(Session, BadEditsAreRefusedWithTheKeyAndNeverPosted) {
 }
 
 TEST(Session, SavedStateReopensWithEveryBitOfTheParticles) {
-    const auto dir = std::filesystem::temp_directory_path() / ("ndem-session-" + std::to_string(getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("ndem-session-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "state.h5").string();
     Session s({});
@@ -96,7 +98,9 @@ TEST(Session, SavedStateReopensWithEveryBitOfTheParticles) {
     EXPECT_EQ(after.sensors[0].shape, SensorShape::Cylinder);
     EXPECT_NEAR((after.sensors[0].position - Vec3(0.01, 0.02, 0.05)).norm(), 0.0, 1e-12);
     EXPECT_NEAR(after.sensors[0].radius, 0.02, 1e-12);
-    EXPECT_NEAR(after.sensors[0].orientation.angularDistance(Quat(Eigen::AngleAxisd(0.5, Vec3::UnitX()))), 0.0, 1e-9);
+    EXPECT_NEAR(
+        after.sensors[0].orientation.angularDistance(Quat(Eigen::AngleAxisd(0.5, Vec3::UnitX()))),
+        0.0, 1e-9);
     EXPECT_EQ(after.sensors[0].velocity, Vec3(0.0, 0.0, 0.1));
     EXPECT_FALSE(std::filesystem::exists(path + ".writing"));
 

@@ -13,7 +13,9 @@ namespace ndem::test {
 namespace {
 
 std::string tempPath(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("ndem-studio-" + std::to_string(getpid()) + "-" + name)).string();
+    return (std::filesystem::temp_directory_path() /
+            ("ndem-studio-" + std::to_string(getpid()) + "-" + name))
+        .string();
 }
 
 /// Share of pixels in a rectangle that satisfy `pred`.
@@ -21,17 +23,22 @@ template <class Pred>
 double share(const QImage& image, int x0, int y0, int x1, int y1, Pred pred) {
     long hits = 0, all = 0;
     for (int y = y0; y < y1; ++y)
-        for (int x = x0; x < x1; ++x, ++all) hits += pred(QColor(image.pixel(x, y))) ? 1 : 0;
+        for (int x = x0; x < x1; ++x, ++all)
+            hits += pred(QColor(image.pixel(x, y))) ? 1 : 0;
     return all ? static_cast<double>(hits) / static_cast<double>(all) : 0.0;
 }
 
 TEST(StudioSmoke, SiloScreenshotShowsParticlesAndPanelsAndSnapshotsAdvance) {
     const std::string png = tempPath("silo.png");
-    const RunResult r = run(studio("assets/scenes/silo.json --set particles.0.count=800 --size 1000x800 "
-                             "--screenshot " + png + " --frames 40"));
+    const RunResult r =
+        run(studio("assets/scenes/silo.json --set particles.0.count=800 --size 1000x800 "
+                   "--screenshot " +
+                   png + " --frames 40"));
     ASSERT_EQ(r.exitCode, 0) << r.output;
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(after (\d+) frames, (\d+) snapshots)"))) << r.output;
+    ASSERT_TRUE(
+        std::regex_search(r.output, m, std::regex(R"(after (\d+) frames, (\d+) snapshots)")))
+        << r.output;
     EXPECT_GE(std::stoi(m[1]), 40);
     EXPECT_GE(std::stoi(m[2]), 5) << "the sim thread published too few snapshots";
 
@@ -44,9 +51,12 @@ TEST(StudioSmoke, SiloScreenshotShowsParticlesAndPanelsAndSnapshotsAdvance) {
     // max − min ≈ 80) counts too: how far the bed has settled after 40 frames depends on how
     // fast the machine steps, and a settled bed is mostly dark. Measured: 0.16-0.20 with the
     // 800 grains, 0.016 with a single grain in view.
-    const double particles = share(image, w * 35 / 100, h / 10, w * 56 / 100, h * 95 / 100, [](const QColor& c) {
-        return std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) > 60;
-    });
+    const double particles =
+        share(image, w * 35 / 100, h / 10, w * 56 / 100, h * 95 / 100, [](const QColor& c) {
+            return std::max({c.red(), c.green(), c.blue()}) -
+                       std::min({c.red(), c.green(), c.blue()}) >
+                   60;
+        });
     EXPECT_GT(particles, 0.05) << "no particles drawn";
     // The Simulation panel at the top left: ImGui's dark window background (darker than the
     // viewport's clear colour) with light label text on it.
@@ -63,15 +73,20 @@ TEST(StudioSmoke, SiloScreenshotShowsParticlesAndPanelsAndSnapshotsAdvance) {
 
 TEST(StudioSmoke, TwoSimulatedSecondsAt30FpsGiveA60FrameH264Video) {
     const std::string mp4 = tempPath("drum.mp4");
-    const RunResult r = run(studio("assets/scenes/drum.json --set solver.iterations=15 --size 640x480 "
-                             "--record " + mp4 + " --sim-seconds 2 --fps 30"));
+    const RunResult r =
+        run(studio("assets/scenes/drum.json --set solver.iterations=15 --size 640x480 "
+                   "--record " +
+                   mp4 + " --sim-seconds 2 --fps 30"));
     ASSERT_EQ(r.exitCode, 0) << r.output;
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(\((\d+)x(\d+), (\d+) frames\))"))) << r.output;
+    ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(\((\d+)x(\d+), (\d+) frames\))")))
+        << r.output;
     const std::string width = m[1], height = m[2];
     EXPECT_EQ(std::stoi(m[3]), 60);
-    const RunResult probe = run("ffprobe -v error -select_streams v:0 -count_frames -show_entries "
-                          "stream=codec_name,width,height,nb_read_frames -of csv=p=0 " + mp4);
+    const RunResult probe =
+        run("ffprobe -v error -select_streams v:0 -count_frames -show_entries "
+            "stream=codec_name,width,height,nb_read_frames -of csv=p=0 " +
+            mp4);
     ASSERT_EQ(probe.exitCode, 0) << probe.output;
     EXPECT_EQ(probe.output, "h264," + width + "," + height + ",60\n");
     EXPECT_EQ(std::stoi(width) % 2, 0);

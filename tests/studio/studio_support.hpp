@@ -38,7 +38,8 @@ inline RunResult run(const std::string& command) {
     FILE* pipe = popen((command + " 2>&1").c_str(), "r");
     if (!pipe) return r;
     std::array<char, 4096> buffer{};
-    while (fgets(buffer.data(), static_cast<int>(buffer.size()), pipe)) r.output += buffer.data();
+    while (fgets(buffer.data(), static_cast<int>(buffer.size()), pipe))
+        r.output += buffer.data();
     const int status = pclose(pipe);
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;

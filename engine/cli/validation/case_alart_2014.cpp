@@ -71,8 +71,7 @@ CaseReport run(const Context& ctx) {
         {kScene, {unstabilised}, std::nullopt},
         {kScene, {{"warmStart.enabled", "true"}, unstabilised}, std::nullopt}};
     std::vector<RunOutcome> runs = ctx.run(specs, report.id);
-    const Wedge frictionless = wedgeOf(runs[0]), cold = wedgeOf(runs[1]),
-                memory = wedgeOf(runs[2]);
+    const Wedge frictionless = wedgeOf(runs[0]), cold = wedgeOf(runs[1]), memory = wedgeOf(runs[2]);
     const Wedge paperFrictionless = wedgeOf(runs[3]), paperCold = wedgeOf(runs[4]),
                 paperMemory = wedgeOf(runs[5]);
 
@@ -86,12 +85,11 @@ CaseReport run(const Context& ctx) {
          released});
     const bool stuck = cold.capped > 0 && cold.last == cold.steps;
     // Quick: the trend (the wedge stalls the iteration); full: the paper's claim.
-    report.checks.push_back({"frictional, without memory: steps at the cap",
-                             "no convergence from the wedge to the end (Fig. 2)", steps(cold),
-                             stuck ? "reproduced"
-                                   : (cold.capped > 0 ? "differs: released before the end"
-                                                      : "differs"),
-                             ctx.quick() ? cold.capped > 0 : stuck});
+    report.checks.push_back(
+        {"frictional, without memory: steps at the cap",
+         "no convergence from the wedge to the end (Fig. 2)", steps(cold),
+         stuck ? "reproduced" : (cold.capped > 0 ? "differs: released before the end" : "differs"),
+         ctx.quick() ? cold.capped > 0 : stuck});
     const bool nearer = memory.capped < cold.capped;
     report.checks.push_back({"frictional, with memory: steps at the cap",
                              "behaves nearer the frictionless case (Figs. 2, 5)", steps(memory),

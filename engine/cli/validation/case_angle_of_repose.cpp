@@ -24,8 +24,9 @@ CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "angle-of-repose";
     report.title = "Static angle of repose of a pile and of the conveyor pile";
-    report.source = "servin-wang Sec. 4, Table 1, Table 3 (θ_conv = 41.5 ± 0.7° at "
-                    "N_it = 500, 40.6 ± 0.5° at 150); issue: 40 ± 3°";
+    report.source =
+        "servin-wang Sec. 4, Table 1, Table 3 (θ_conv = 41.5 ± 0.7° at "
+        "N_it = 500, 40.6 ± 0.5° at 150); issue: 40 ± 3°";
     const int grains = ctx.quick() ? 800 : 3363;
     report.method = "Pile: `assets/scenes/pile.json` (" + std::to_string(grains) +
                     " grains emitted from 20 d onto a ground plane) with Table 1's parameters "
@@ -33,9 +34,10 @@ CaseReport run(const Context& ctx) {
                     "angle from a line fitted to the surface grains between 20 % and 80 % of "
                     "the pile radius, averaged over the last 3 s.";
     if (!ctx.quick())
-        report.method += " Conveyor: `assets/scenes/conveyor.json` (1000 grains/s onto a belt at "
-                         "0.1 m/s, discharged over the end), angle across the mid section from "
-                         "14 s to 20 s.";
+        report.method +=
+            " Conveyor: `assets/scenes/conveyor.json` (1000 grains/s onto a belt at "
+            "0.1 m/s, discharged over the end), angle across the mid section from "
+            "14 s to 20 s.";
     const double emitTime = grains / 300.0;
     std::vector<RunSpec> specs;
     for (int it : {150, 500}) {
@@ -46,7 +48,8 @@ CaseReport run(const Context& ctx) {
         specs.push_back(pile);
     }
     if (!ctx.quick())
-        for (int it : {150, 500}) specs.push_back({"assets/scenes/conveyor.json", tableOne(it), std::nullopt});
+        for (int it : {150, 500})
+            specs.push_back({"assets/scenes/conveyor.json", tableOne(it), std::nullopt});
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
     Plot surface;
     surface.png = "pile_surface.png";
@@ -59,16 +62,19 @@ CaseReport run(const Context& ctx) {
         const double angle = runs[i].scalar("angleOfRepose", "angle");
         const double spread = runs[i].scalar("angleOfRepose", "angleStd");
         const bool ok = std::abs(angle - 40.0) <= 3.0;
-        const std::string what = std::string(conveyor ? "conveyor" : "pile") + ", N_it = " + std::to_string(it);
+        const std::string what =
+            std::string(conveyor ? "conveyor" : "pile") + ", N_it = " + std::to_string(it);
         report.checks.push_back({"static angle of repose, " + what,
                                  conveyor ? (it == 500 ? "41.5 ± 0.7°" : "40.6 ± 0.5°") : "40 ± 3°",
                                  num(angle, 3) + "° ± " + num(spread, 2) + "°",
-                                 ok ? "reproduced" : "differs (see findings)", ctx.quick() ? !std::isnan(angle) : ok});
+                                 ok ? "reproduced" : "differs (see findings)",
+                                 ctx.quick() ? !std::isnan(angle) : ok});
         if (const MeasurementResult* m = runs[i].measurement("angleOfRepose"))
             if (m->tables.count("surface")) {
                 const Table& t = m->tables.at("surface");
                 const std::string csv = ctx.csv(report.id, "surface" + std::to_string(i), t);
-                surface.lines.push_back({csv, columnOf(t, "s"), columnOf(t, "height"), what, "points"});
+                surface.lines.push_back(
+                    {csv, columnOf(t, "s"), columnOf(t, "height"), what, "points"});
             }
     }
     ctx.plot(report.id, {surface}, report);
@@ -77,6 +83,8 @@ CaseReport run(const Context& ctx) {
 
 }  // namespace
 
-Case angleOfReposeCase() { return {"angle-of-repose", "Angle of repose", run}; }
+Case angleOfReposeCase() {
+    return {"angle-of-repose", "Angle of repose", run};
+}
 
 }  // namespace ndem::cli::validation

@@ -37,8 +37,8 @@ constexpr double kEarly = 0.04;  ///< the early strains where the two rules part
 /// ε_a = kEarly: how much of the rules' early difference is the associated rule's time
 /// discretisation (Sec. 6: its dilation "an artifact of the time discretization").
 constexpr int kRefinements[] = {2, 4, 8};
-constexpr double kTopSpeed = 0.025;   ///< the top platen's speed in the scene (m/s)
-constexpr double kStaticStep = 0.01;  ///< the static steps' pseudo-time (s)
+constexpr double kTopSpeed = 0.025;    ///< the top platen's speed in the scene (m/s)
+constexpr double kStaticStep = 0.01;   ///< the static steps' pseudo-time (s)
 constexpr double kStrainStep = 0.001;  ///< the paper's axial strain a step (the scene's)
 
 /// The scene's duration that shears to ε_a = kEarly at 1/share of the paper's step.

@@ -17,7 +17,7 @@ constexpr const char* kScene = "assets/scenes/column-collapse-2d.json";
 constexpr double kRelease = 1.0;   ///< the gate goes and the phase switches (s)
 constexpr double kCollapse = 0.7;  ///< t̄ = 4 for h0 = 0.30 m (s)
 
-constexpr double kDilation = 0.01;  ///< ν of the non-associated runs (the paper's)
+constexpr double kDilation = 0.01;   ///< ν of the non-associated runs (the paper's)
 constexpr double kTolerance = 1e-6;  ///< the paper's TOL (Eq. 52), relative
 /// Lattice seeds of more packings besides the scene's own (12) for the comparison of the two
 /// rules at N = 200: one collapse is one chaotic realisation, and the paper compares the rules
@@ -203,7 +203,8 @@ CaseReport run(const Context& ctx) {
     };
     const std::vector<double> runout = scalars(0, stepCounts.size(), "runout");
     const std::vector<double> height = scalars(0, stepCounts.size(), "finalHeight");
-    const std::vector<double> runoutNa = scalars(nonAssociated, nonAssociatedCounts.size(), "runout");
+    const std::vector<double> runoutNa =
+        scalars(nonAssociated, nonAssociatedCounts.size(), "runout");
     const std::vector<double> heightNa =
         scalars(nonAssociated, nonAssociatedCounts.size(), "finalHeight");
     if (runout.size() >= 3) {
@@ -415,7 +416,8 @@ CaseReport run(const Context& ctx) {
     residuals.xLabel = "t / sqrt(h0/g)";
     residuals.yLabel = "relative residual";
     residuals.logY = true;
-    residuals.extra.push_back("set arrow from graph 0, first 1e-6 to graph 1, first 1e-6 nohead dt 2");
+    residuals.extra.push_back(
+        "set arrow from graph 0, first 1e-6 to graph 1, first 1e-6 nohead dt 2");
     auto residualLine = [&](size_t i, const std::string& tag, const std::string& label) {
         Table t;
         for (const RunRecorder::Sample& sample : runs[i].recorder.samples()) {
@@ -424,7 +426,8 @@ CaseReport run(const Context& ctx) {
             t["residual"].push_back(std::max(sample.newtonResidual, 1e-16));
         }
         const std::string csv = ctx.csv(report.id, "residuals_" + tag, t);
-        residuals.lines.push_back({csv, columnOf(t, "tBar"), columnOf(t, "residual"), label, "points"});
+        residuals.lines.push_back(
+            {csv, columnOf(t, "tBar"), columnOf(t, "residual"), label, "points"});
     };
     residualLine(stepCounts.size() - 1, "associated", "associated (cone program)");
     if (!nonAssociatedCounts.empty())

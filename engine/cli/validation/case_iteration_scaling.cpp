@@ -28,8 +28,8 @@ double sweepsFor(const std::vector<double>& error, double tolerance) {
 
 struct Family {
     std::string label, scene;
-    double width;                 ///< w in particle diameters (Eq. 41)
-    std::vector<int> counts;      ///< N_p of each fill
+    double width;             ///< w in particle diameters (Eq. 41)
+    std::vector<int> counts;  ///< N_p of each fill
 };
 
 CaseReport run(const Context& ctx) {
@@ -37,13 +37,14 @@ CaseReport run(const Context& ctx) {
     report.id = "iteration-scaling";
     report.title = "Required PGS sweeps vs fill height: linear in a column, saturating in silos";
     report.source = "servin-2014 Sec. 5.1, Fig. 5 (1d column), Fig. 6 (3–15 d containers), Eq. 41";
-    std::vector<Family> families = {{"1 d column", "assets/scenes/silo-1d.json", 1.0,
-                                     ctx.quick() ? std::vector<int>{10, 40} : std::vector<int>{5, 10, 20, 40, 80}},
-                                    {"6 d silo", "assets/scenes/silo-6d.json", 6.0,
-                                     ctx.quick() ? std::vector<int>{300, 1200}
-                                                 : std::vector<int>{150, 300, 600, 1200, 2400}}};
+    std::vector<Family> families = {
+        {"1 d column", "assets/scenes/silo-1d.json", 1.0,
+         ctx.quick() ? std::vector<int>{10, 40} : std::vector<int>{5, 10, 20, 40, 80}},
+        {"6 d silo", "assets/scenes/silo-6d.json", 6.0,
+         ctx.quick() ? std::vector<int>{300, 1200} : std::vector<int>{150, 300, 600, 1200, 2400}}};
     if (!ctx.quick())
-        families.push_back({"9 d silo", "assets/scenes/silo-9d.json", 9.0, {500, 1000, 2000, 4000, 7500}});
+        families.push_back(
+            {"9 d silo", "assets/scenes/silo-9d.json", 9.0, {500, 1000, 2000, 4000, 7500}});
     report.method =
         "servin-2014's grains (d = 1 cm, E = 5 MPa, μ = 0.7, e = 0, h = 10 ms, no warm start) "
         "in the silo scenes, filled from the lattice with a 5 s gravity ramp instead of 60 s "
@@ -51,8 +52,9 @@ CaseReport run(const Context& ctx) {
         "full gravity; ⟨ε_c⟩ = mean δ/d over the touching contacts of the last second. For "
         "each fill the sweeps for ⟨ε_c⟩ ≤ 0.05 are interpolated log-log on N_it = 5 … 640. "
         "Fill height l from the particle count and a solid fraction of 0.6.";
-    report.method += " Each fill climbs the ladder until ⟨ε_c⟩ ≤ 0.05 (rungs above that are "
-                     "not run).";
+    report.method +=
+        " Each fill climbs the ladder until ⟨ε_c⟩ ≤ 0.05 (rungs above that are "
+        "not run).";
     // Fills climb the ladder in rounds: a fill leaves once its error is within the tolerance,
     // so the cost stays near what the tolerance needs rather than 640 sweeps for every fill.
     struct Fill {
@@ -62,7 +64,8 @@ CaseReport run(const Context& ctx) {
     };
     std::vector<Fill> fills;
     for (size_t fi = 0; fi < families.size(); ++fi)
-        for (int n : families[fi].counts) fills.push_back({fi, n, {}});
+        for (int n : families[fi].counts)
+            fills.push_back({fi, n, {}});
     for (int it : kLadder) {
         std::vector<RunSpec> specs;
         std::vector<Fill*> climbing;
@@ -105,9 +108,10 @@ CaseReport run(const Context& ctx) {
         }
         const std::string csv = ctx.csv(report.id, "family" + std::to_string(fi), t);
         const std::string colour = " lc " + std::to_string(fi + 1);
-        plots[0].lines.push_back({csv, columnOf(t, "height"), columnOf(t, "sweeps005"), f.label, "linespoints" + colour});
-        plots[0].lines.push_back({csv, columnOf(t, "height"), columnOf(t, "eq41"), f.label + ", Eq. 41",
-                                  "lines dashtype 2" + colour});
+        plots[0].lines.push_back({csv, columnOf(t, "height"), columnOf(t, "sweeps005"), f.label,
+                                  "linespoints" + colour});
+        plots[0].lines.push_back({csv, columnOf(t, "height"), columnOf(t, "eq41"),
+                                  f.label + ", Eq. 41", "lines dashtype 2" + colour});
     }
     // 1d: linear growth (log-log slope ~ 1 between the shortest and tallest column).
     const auto& column = families[0].counts;
@@ -122,11 +126,11 @@ CaseReport run(const Context& ctx) {
         const double heightRatio = double(c.back()) / c[c.size() - 2];
         const double sweepRatio = needed[fi].back() / needed[fi][needed[fi].size() - 2];
         const bool saturates = sweepRatio < 0.5 * (1.0 + heightRatio);
-        report.checks.push_back({families[fi].label + ": N_it^0.05 when the fill grows " + num(heightRatio, 2) + "×",
-                                 "saturates (Fig. 6)", "grows " + num(sweepRatio, 2) + "×",
-                                 saturates ? "reproduced: grows much less than the height"
-                                           : "differs: no saturation",
-                                 saturates});
+        report.checks.push_back(
+            {families[fi].label + ": N_it^0.05 when the fill grows " + num(heightRatio, 2) + "×",
+             "saturates (Fig. 6)", "grows " + num(sweepRatio, 2) + "×",
+             saturates ? "reproduced: grows much less than the height" : "differs: no saturation",
+             saturates});
     }
     plots[0].logX = plots[0].logY = true;
     ctx.plot(report.id, plots, report);
@@ -135,6 +139,8 @@ CaseReport run(const Context& ctx) {
 
 }  // namespace
 
-Case iterationScalingCase() { return {"iteration-scaling", "Iteration scaling", run}; }
+Case iterationScalingCase() {
+    return {"iteration-scaling", "Iteration scaling", run};
+}
 
 }  // namespace ndem::cli::validation

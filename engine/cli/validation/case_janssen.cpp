@@ -16,24 +16,30 @@ CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "janssen";
     report.title = "Silo: wall pressure saturates with depth (Janssen)";
-    report.source = "servin-2014 Sec. 4.2.1, 5.1, Fig. 3–4 (p0 = 990 Pa on the axis at the "
-                    "bottom, N_it = 500)";
+    report.source =
+        "servin-2014 Sec. 4.2.1, 5.1, Fig. 3–4 (p0 = 990 Pa on the axis at the "
+        "bottom, N_it = 500)";
     const int high = ctx.quick() ? 100 : 500;
     std::string scene = "assets/scenes/silo-9d.json";
     std::vector<Override> base;
     if (ctx.quick()) {
         scene = "assets/scenes/silo-6d.json";
-        base = {{"particles.0.count", "700"}, {"gravityRamp.time", "3"}, {"duration", "5"},
-                {"measurements.wallPressure.from", "4"}, {"measurements.axisPressure.from", "4"},
+        base = {{"particles.0.count", "700"},
+                {"gravityRamp.time", "3"},
+                {"duration", "5"},
+                {"measurements.wallPressure.from", "4"},
+                {"measurements.axisPressure.from", "4"},
                 {"measurements.contactErrors.from", "4"}};
-        report.method = "Quick: the 6 d silo with 700 grains, 3 s gravity ramp, averaged over the "
-                        "last second; N_it = 100 and 10.";
+        report.method =
+            "Quick: the 6 d silo with 700 grains, 3 s gravity ramp, averaged over the "
+            "last second; N_it = 100 and 10.";
     } else {
-        report.method = "`assets/scenes/silo-9d.json`: Φ = 9 d, 7500 grains (d = 1 cm, E = 5 MPa, "
-                        "μ = 0.7, e = 0), h = 10 ms, gravity ramped over 60 s as in the paper, "
-                        "then 5 s at full gravity; pressures averaged over the last 2 s. Wall "
-                        "pressure in strips of 5 d; hydrostatic ρ_b g (H − z) with the bulk "
-                        "density of the fill; Janssen curve p_sat (1 − exp(−(H − z)/λ)) fitted.";
+        report.method =
+            "`assets/scenes/silo-9d.json`: Φ = 9 d, 7500 grains (d = 1 cm, E = 5 MPa, "
+            "μ = 0.7, e = 0), h = 10 ms, gravity ramped over 60 s as in the paper, "
+            "then 5 s at full gravity; pressures averaged over the last 2 s. Wall "
+            "pressure in strips of 5 d; hydrostatic ρ_b g (H − z) with the bulk "
+            "density of the fill; Janssen curve p_sat (1 − exp(−(H − z)/λ)) fitted.";
     }
     std::vector<RunSpec> specs;
     // N_it = 10 twice: in the papers' sequential sweep order (their claim is about that
@@ -67,31 +73,34 @@ CaseReport run(const Context& ctx) {
     const double residual = wp(0, "fitRelativeResidual");
     report.checks.push_back({"Janssen fit relative rms residual, " + hi, "small", num(residual, 2),
                              residual < 0.15 ? "reproduced" : "differs", residual < 0.15});
-    report.checks.push_back({"Janssen fit, " + hi, "p_sat (1 − exp(−(H − z)/λ))",
-                             "p_sat = " + num(wp(0, "pSat"), 3) + " Pa, λ = " + num(wp(0, "lambda"), 3) +
-                                 " m, K = " + num(wp(0, "janssenK"), 2) +
-                                 " (R/(2 μ_w λ): the wall's friction fully mobilised); K from "
-                                 "p_sat/(ρ_b g λ) = " +
-                                 num(wp(0, "janssenKFromPSat"), 2) +
-                                 ", which implies a mobilised wall friction R/(2 K λ) = " +
-                                 num(wp(0, "wallFriction") * wp(0, "janssenK") / wp(0, "janssenKFromPSat"), 2),
-                             "reported", true});
-    report.checks.push_back({"bottom-strip wall pressure / hydrostatic, N_it = 10, sequential order",
-                             "follows hydrostatic (≈ 1)", num(ratioLow, 3),
-                             ratioLow > ratioHigh && ratioLow > 0.7 ? "reproduced" : "differs",
-                             ratioLow > ratioHigh && ratioLow > 0.7});
+    report.checks.push_back(
+        {"Janssen fit, " + hi, "p_sat (1 − exp(−(H − z)/λ))",
+         "p_sat = " + num(wp(0, "pSat"), 3) + " Pa, λ = " + num(wp(0, "lambda"), 3) +
+             " m, K = " + num(wp(0, "janssenK"), 2) +
+             " (R/(2 μ_w λ): the wall's friction fully mobilised); K from "
+             "p_sat/(ρ_b g λ) = " +
+             num(wp(0, "janssenKFromPSat"), 2) +
+             ", which implies a mobilised wall friction R/(2 K λ) = " +
+             num(wp(0, "wallFriction") * wp(0, "janssenK") / wp(0, "janssenKFromPSat"), 2),
+         "reported", true});
+    report.checks.push_back(
+        {"bottom-strip wall pressure / hydrostatic, N_it = 10, sequential order",
+         "follows hydrostatic (≈ 1)", num(ratioLow, 3),
+         ratioLow > ratioHigh && ratioLow > 0.7 ? "reproduced" : "differs",
+         ratioLow > ratioHigh && ratioLow > 0.7});
     // Not a claim of the paper: how far the default order is from converged after 10 sweeps.
     const double ratioColoured = wp(2, "bottomRatio");
-    report.checks.push_back({"bottom-strip wall pressure / hydrostatic, N_it = 10, coloured order",
-                             "–", num(ratioColoured, 3),
-                             ratioColoured > ratioHigh ? "above the converged ratio (reported)"
-                                                       : "differs",
-                             ratioColoured > ratioHigh});
+    report.checks.push_back(
+        {"bottom-strip wall pressure / hydrostatic, N_it = 10, coloured order", "–",
+         num(ratioColoured, 3),
+         ratioColoured > ratioHigh ? "above the converged ratio (reported)" : "differs",
+         ratioColoured > ratioHigh});
     for (auto [run, order] : {std::pair{1, "sequential"}, {2, "coloured"}}) {
         const double heightRatio = wp(run, "fillHeight") / wp(0, "fillHeight");
-        report.checks.push_back({"fill height N_it = 10 (" + std::string(order) + ") / " + hi,
-                                 "compressed (< 40 % for 7.5 k grains)", num(100 * heightRatio, 3) + " %",
-                                 heightRatio < 0.95 ? "compressed" : "differs", heightRatio < 0.95});
+        report.checks.push_back(
+            {"fill height N_it = 10 (" + std::string(order) + ") / " + hi,
+             "compressed (< 40 % for 7.5 k grains)", num(100 * heightRatio, 3) + " %",
+             heightRatio < 0.95 ? "compressed" : "differs", heightRatio < 0.95});
     }
     if (!ctx.quick()) {
         // Fig. 4's p0, read as tr σ/3 and as the vertical stress σ_zz (servin-2014 does not say).
@@ -99,21 +108,25 @@ CaseReport run(const Context& ctx) {
         for (const char* key : {"pressureAtBottom", "sigmaZZAtBottom"}) {
             const auto [p0, spread] = spreadOf(runs, packings, "axisPressure", key);
             const bool ok = std::abs(p0 - 990.0) / 990.0 < 0.25;
-            report.checks.push_back({std::string("axis ") + (key[0] == 'p' ? "pressure tr σ/3" : "vertical stress σ_zz") +
-                                         " at the bottom p0, N_it = 500, mean of " + std::to_string(packings.size()) + " packings",
-                                     "990 Pa (Fig. 4)", num(p0, 3) + " ± " + num(spread, 2) + " Pa",
-                                     ok ? "reproduced (within 25 %)" : "differs (see findings)", ok});
+            report.checks.push_back(
+                {std::string("axis ") +
+                     (key[0] == 'p' ? "pressure tr σ/3" : "vertical stress σ_zz") +
+                     " at the bottom p0, N_it = 500, mean of " + std::to_string(packings.size()) +
+                     " packings",
+                 "990 Pa (Fig. 4)", num(p0, 3) + " ± " + num(spread, 2) + " Pa",
+                 ok ? "reproduced (within 25 %)" : "differs (see findings)", ok});
         }
         const auto [pSat, pSatSpread] = spreadOf(runs, packings, "wallPressure", "pSat");
-        report.checks.push_back({"Janssen p_sat over " + std::to_string(packings.size()) + " packings, N_it = 500", "–",
-                                 num(pSat, 3) + " ± " + num(pSatSpread, 2) + " Pa", "reported",
-                                 true});
+        report.checks.push_back(
+            {"Janssen p_sat over " + std::to_string(packings.size()) + " packings, N_it = 500", "–",
+             num(pSat, 3) + " ± " + num(pSatSpread, 2) + " Pa", "reported", true});
     }
     const double overlapHigh = runs[0].scalar("contactErrors", "meanOverlapError");
     const double overlapLow = runs[1].scalar("contactErrors", "meanOverlapError");
-    report.checks.push_back({"mean overlap ⟨ε_c⟩, " + hi + " / N_it = 10", "grows with fewer sweeps",
-                             num(overlapHigh, 2) + " / " + num(overlapLow, 2),
-                             overlapLow > overlapHigh ? "trend holds" : "differs", overlapLow > overlapHigh});
+    report.checks.push_back(
+        {"mean overlap ⟨ε_c⟩, " + hi + " / N_it = 10", "grows with fewer sweeps",
+         num(overlapHigh, 2) + " / " + num(overlapLow, 2),
+         overlapLow > overlapHigh ? "trend holds" : "differs", overlapLow > overlapHigh});
 
     const char* suffix[] = {"high", "10", "10_coloured"};
     const std::string label[] = {hi, "N_it = 10, sequential order", "N_it = 10, coloured order"};
@@ -144,8 +157,7 @@ CaseReport run(const Context& ctx) {
             if (m->tables.count("profile")) {
                 const Table& t = m->tables.at("profile");
                 const std::string csv = ctx.csv(report.id, std::string("axis_") + suffix[i], t);
-                axis.lines.push_back({csv, columnOf(t, "z"), columnOf(t, "pressure"),
-                                      label[i]});
+                axis.lines.push_back({csv, columnOf(t, "z"), columnOf(t, "pressure"), label[i]});
             }
     plots.push_back(axis);
     ctx.plot(report.id, plots, report);
@@ -154,6 +166,8 @@ CaseReport run(const Context& ctx) {
 
 }  // namespace
 
-Case janssenCase() { return {"janssen", "Janssen silo", run}; }
+Case janssenCase() {
+    return {"janssen", "Janssen silo", run};
+}
 
 }  // namespace ndem::cli::validation

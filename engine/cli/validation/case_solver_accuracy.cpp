@@ -12,16 +12,17 @@ namespace ndem::cli::validation {
 namespace {
 
 struct Method {
-    const char* name;        ///< settings.solver.method
-    std::vector<int> ladder; ///< sweeps per step tried, ascending
+    const char* name;         ///< settings.solver.method
+    std::vector<int> ladder;  ///< sweeps per step tried, ascending
 };
 
 CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "solver-accuracy";
     report.title = "Solver accuracy per second: the Janssen level on a settled silo";
-    report.source = "servin-2014 Sec. 5.1 (the force level needs many more sweeps than the "
-                    "saturation); silcowitz-2010 (NNCG); mazhar-2015 (APGD)";
+    report.source =
+        "servin-2014 Sec. 5.1 (the force level needs many more sweeps than the "
+        "saturation); silcowitz-2010 (NNCG); mazhar-2015 (APGD)";
     const bool quick = ctx.quick();
     // The packing: the fast fill (gravity ramped in `ramp` s), at rest by `settled`; then the
     // same packing is held `hold` s with each method and sweep count, p_sat averaged over the
@@ -30,25 +31,28 @@ CaseReport run(const Context& ctx) {
     const double ramp = quick ? 3.0 : 5.0, settled = quick ? 4.0 : 8.0, hold = quick ? 1.0 : 2.0;
     const int fill = 100, reference = quick ? 2000 : 5000;
     const std::vector<Method> methods =
-        quick ? std::vector<Method>{{"pgs", {25, 50, 100, 200}}, {"nncg", {25, 50, 100}},
+        quick ? std::vector<Method>{{"pgs", {25, 50, 100, 200}},
+                                    {"nncg", {25, 50, 100}},
                                     {"apgd", {25, 50, 100}}}
               : std::vector<Method>{{"pgs", {50, 100, 200, 400, 800, 1600}},
                                     {"nncg", {25, 50, 100, 200, 400, 800}},
                                     {"apgd", {25, 50, 100, 200, 400, 800}}};
-    std::vector<Override> base = {{"gravityRamp.time", num(ramp)},
-                                  {"duration", num(settled + hold)},
-                                  {"solver.iterations", std::to_string(fill)},
-                                  {"solver.method", "pgs"},
-                                  {"warmStart.enabled", "true"},
-                                  {"measurements.wallPressure.from", num(settled + 0.75 * hold, 4)},
-                                  {"measurements.axisPressure.from", num(settled + hold, 4)},
-                                  {"measurements.contactErrors.from", num(settled + 0.75 * hold, 4)}};
+    std::vector<Override> base = {
+        {"gravityRamp.time", num(ramp)},
+        {"duration", num(settled + hold)},
+        {"solver.iterations", std::to_string(fill)},
+        {"solver.method", "pgs"},
+        {"warmStart.enabled", "true"},
+        {"measurements.wallPressure.from", num(settled + 0.75 * hold, 4)},
+        {"measurements.axisPressure.from", num(settled + hold, 4)},
+        {"measurements.contactErrors.from", num(settled + 0.75 * hold, 4)}};
     if (quick) base.push_back({"particles.0.count", "700"});
     report.method =
         "`" + scene + "` (" + (quick ? "700" : "7500") + " grains), gravity ramped over " +
         num(ramp) + " s with N_it = " + std::to_string(fill) +
         " and warm start; at t = " + num(settled) + " s, at rest, the same packing goes on for " +
-        num(hold) + " s with each method and sweep count (warm start on); p_sat of the Janssen "
+        num(hold) +
+        " s with each method and sweep count (warm start on); p_sat of the Janssen "
         "fit to the wall pressure averaged over the last quarter of that time. Reference: PGS at " +
         std::to_string(reference) + " sweeps. Wall time: the hold only, " +
         (quick ? "runs side by side" : "two runs side by side, one thread each") + ".";
@@ -62,7 +66,8 @@ CaseReport run(const Context& ctx) {
     std::vector<RunSpec> specs = {spec("pgs", reference)};
     specs[0].startFirst = true;
     for (const Method& m : methods)
-        for (int n : m.ladder) specs.push_back(spec(m.name, n));
+        for (int n : m.ladder)
+            specs.push_back(spec(m.name, n));
     const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
 
     const double pRef = runs[0].scalar("wallPressure", "pSat");
@@ -111,31 +116,36 @@ CaseReport run(const Context& ctx) {
                                      overlap.back() < overlap.front()});
         report.checks.push_back({key + ": sweeps per step for p_sat within 10 %", "–",
                                  needed > 0 ? std::to_string(needed) : "beyond the ladder",
-                                 needed > 0 ? "reached" : quick ? "not reached (reported)" : "not reached",
+                                 needed > 0 ? "reached"
+                                 : quick    ? "not reached (reported)"
+                                            : "not reached",
                                  needed > 0 || quick});
-        report.checks.push_back({std::string(m.name) + ": wall time of the " + num(hold) +
-                                     " s hold at that count",
-                                 "–", needed > 0 ? num(seconds, 3) + " s" : "–", "measured",
-                                 true});
+        report.checks.push_back(
+            {std::string(m.name) + ": wall time of the " + num(hold) + " s hold at that count", "–",
+             needed > 0 ? num(seconds, 3) + " s" : "–", "measured", true});
         if (needed > 0) secondsToTen.push_back({m.name, seconds, needed});
     }
     for (size_t m = 1; m < secondsToTen.size(); ++m)
         report.checks.push_back({"wall time to 10 %: PGS / " + secondsToTen[m].method, "–",
-                                 num(secondsToTen[0].seconds / secondsToTen[m].seconds, 3), "measured",
-                                 true});
+                                 num(secondsToTen[0].seconds / secondsToTen[m].seconds, 3),
+                                 "measured", true});
     // What a user gets: the method that reached 10 % in the least time, its hold again alone
     // on every core (the runs above share the cores two by two, one thread each).
     if (!secondsToTen.empty() && !quick) {
-        const auto best = std::min_element(secondsToTen.begin(), secondsToTen.end(),
-                                           [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+        const auto best =
+            std::min_element(secondsToTen.begin(), secondsToTen.end(),
+                             [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
         RunSpec alone = spec(best->method.c_str(), best->sweeps);
         alone.overrides.push_back({"threads", "0"});
         const RunOutcome r = ctx.run({alone}, report.id + " alone").front();
         const double p = r.scalar("wallPressure", "pSat");
-        report.checks.push_back({best->method + " at " + std::to_string(best->sweeps) + " sweeps alone on every core: wall time of the " +
-                                     num(hold) + " s hold (error of p_sat)",
-                                 "–", num(r.laterWallSeconds, 3) + " s (" + num(100.0 * std::abs(p / pRef - 1.0), 2) + " %)",
-                                 "measured", std::isfinite(p)});
+        report.checks.push_back(
+            {best->method + " at " + std::to_string(best->sweeps) +
+                 " sweeps alone on every core: wall time of the " + num(hold) +
+                 " s hold (error of p_sat)",
+             "–",
+             num(r.laterWallSeconds, 3) + " s (" + num(100.0 * std::abs(p / pRef - 1.0), 2) + " %)",
+             "measured", std::isfinite(p)});
     }
     // Per method, so that each has its own rows (the ladders differ in length).
     std::vector<Plot> plots(2);
@@ -155,10 +165,11 @@ CaseReport run(const Context& ctx) {
             one[key] = t[std::string(m.name) + "." + key];
         const std::string csv = ctx.csv(report.id, std::string("hold_") + m.name, one);
         plots[0].lines.push_back({csv, columnOf(one, "sweeps"), columnOf(one, "pSat"), m.name});
-        plots[1].lines.push_back({csv, columnOf(one, "holdSeconds"), columnOf(one, "error"), m.name});
+        plots[1].lines.push_back(
+            {csv, columnOf(one, "holdSeconds"), columnOf(one, "error"), m.name});
     }
-    plots[0].extra.push_back("set arrow from graph 0, first " + num(pRef, 6) + " to graph 1, first " +
-                             num(pRef, 6) + " nohead dt 2");
+    plots[0].extra.push_back("set arrow from graph 0, first " + num(pRef, 6) +
+                             " to graph 1, first " + num(pRef, 6) + " nohead dt 2");
     plots[1].extra.push_back("set arrow from graph 0, first 0.1 to graph 1, first 0.1 nohead dt 2");
     ctx.plot(report.id, plots, report);
     return report;

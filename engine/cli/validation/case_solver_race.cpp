@@ -15,7 +15,7 @@ namespace {
 struct Subject {
     std::string label;  ///< row of the table
     RunSpec spec;
-    double height = 0.0;  ///< column: grains stacked (the plot's x); 0: not a column
+    double height = 0.0;    ///< column: grains stacked (the plot's x); 0: not a column
     bool standing = false;  ///< the column at rest, held by rolling resistance
     bool alart = false;     ///< Alart 2014's solvers raced too
 };
@@ -54,8 +54,7 @@ std::string alartTable(const std::vector<Subject>& subjects, const std::vector<R
     std::string table =
         "\n\nAlart 2014's solvers to the same 1 % of Coulomb's exact normal impulses, one "
         "thread (sweeps, s; or the least error any sweep reached";
-    table += overlaps ? "; then δ/d, the largest overlap the answer leaves at the step's end"
-                      : "";
+    table += overlaps ? "; then δ/d, the largest overlap the answer leaves at the step's end" : "";
     table += "):\n\n| scene | PGS warm |";
     for (const auto& m : methods) {
         table += ' ';
@@ -89,9 +88,9 @@ std::string alartTable(const std::vector<Subject>& subjects, const std::vector<R
         // Alart's Sec. 2.3: memory (the last step's reactions) helps NLGS: fewer sweeps to
         // the target, or where neither gets there within the cap, nearer to it.
         const double cold = sc("nlgsColdSweeps"), memory = sc("nlgsMemorySweeps");
-        const bool helps = memory >= 0 ? cold < 0 || memory < cold
-                                       : cold < 0 && sc("nlgsMemoryBestError") <
-                                                         sc("nlgsColdBestError");
+        const bool helps = memory >= 0
+                               ? cold < 0 || memory < cold
+                               : cold < 0 && sc("nlgsMemoryBestError") < sc("nlgsColdBestError");
         report.checks.push_back(
             {subjects[i].label + ": NLGS sweeps to 1 %, without and with memory",
              "memory improves convergence (Alart 2014 Sec. 2.3)",
@@ -127,33 +126,39 @@ CaseReport run(const Context& ctx) {
                             static_cast<double>(n)});
     // At rest: rolling resistance holds a tall column up for the second it takes to settle.
     // Taller ones fell even so: 640 spheres had 1 661 contacts at 1 s, 2 560 had 15 974.
-    const std::vector<int> standing =
-        quick ? std::vector<int>{} : std::vector<int>{10, 40, 160};
+    const std::vector<int> standing = quick ? std::vector<int>{} : std::vector<int>{10, 40, 160};
     for (int n : standing) {
         std::vector<Override> o =
             raceAt(1.0, {{"particles.0.count", std::to_string(n)}}, kStandingRolling);
         subjects.push_back({"1 d column at rest (μ_r 0.3), " + std::to_string(n) + " spheres",
                             {"assets/scenes/column.json", o, std::nullopt},
-                            static_cast<double>(n), true});
+                            static_cast<double>(n),
+                            true});
     }
     // Quick: the columns only. A silo's exact answer (hundreds of Newton steps, 10⁵ sweeps on
     // W) and NLGS's 20 000 sweeps took three minutes of CI's time on 700 grains.
     if (!quick) {
-        subjects.push_back({"9 d silo, 7500 grains",
-                            {"assets/scenes/silo-9d.json",
-                             raceAt(8.0, {{"gravityRamp.time", "5"}, {"solver.iterations", "100"}},
-                                    0.0, true),
-                             std::nullopt},
-                            0.0, false, true});
+        subjects.push_back(
+            {"9 d silo, 7500 grains",
+             {"assets/scenes/silo-9d.json",
+              raceAt(8.0, {{"gravityRamp.time", "5"}, {"solver.iterations", "100"}}, 0.0, true),
+              std::nullopt},
+             0.0,
+             false,
+             true});
         subjects.push_back({"pile, 3363 grains",
                             {"assets/scenes/pile.json", raceAt(14.0, {}, 0.0, true), std::nullopt},
-                            0.0, false, true});
+                            0.0,
+                            false,
+                            true});
         // The conveyor's pile, carried on the belt and wedged against it (Alart 2014's
         // Sec. 6 asks for it; issue 18's "wedged conveyor pile").
-        subjects.push_back({"conveyor pile",
-                            {"assets/scenes/conveyor.json", raceAt(14.0, {}, 0.0, true),
-                             std::nullopt},
-                            0.0, false, true});
+        subjects.push_back(
+            {"conveyor pile",
+             {"assets/scenes/conveyor.json", raceAt(14.0, {}, 0.0, true), std::nullopt},
+             0.0,
+             false,
+             true});
     }
     report.method =
         "One step of each scene, taken as the continuous stage is about to solve it (PGS with "

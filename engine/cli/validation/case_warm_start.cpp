@@ -38,8 +38,8 @@ void addPile(const Context& ctx, CaseReport& report, std::vector<Plot>& plots) {
     const int grains = ctx.quick() ? 600 : 3363;
     const double emit = grains / 300.0, settle = ctx.quick() ? 4.0 : 10.0;
     const int reference = ctx.quick() ? 300 : 500;
-    const std::vector<int> ladder = ctx.quick() ? std::vector<int>{10, 20, 40, 80}
-                                                : std::vector<int>{10, 20, 40, 80, 160, 320};
+    const std::vector<int> ladder =
+        ctx.quick() ? std::vector<int>{10, 20, 40, 80} : std::vector<int>{10, 20, 40, 80, 160, 320};
     auto spec = [&](int iterations, bool warm) {
         return RunSpec{"assets/scenes/pile.json",
                        {{"emitters.source.maxCount", std::to_string(grains)},
@@ -60,14 +60,16 @@ void addPile(const Context& ctx, CaseReport& report, std::vector<Plot>& plots) {
     Table t;
     for (size_t k = 0; k < ladder.size(); ++k) {
         t["iterations"].push_back(ladder[k]);
-        t["cold"].push_back(std::abs(runs[1 + 2 * k].scalar("angleOfRepose", "height") / refHeight - 1.0));
-        t["warm"].push_back(std::abs(runs[2 + 2 * k].scalar("angleOfRepose", "height") / refHeight - 1.0));
+        t["cold"].push_back(
+            std::abs(runs[1 + 2 * k].scalar("angleOfRepose", "height") / refHeight - 1.0));
+        t["warm"].push_back(
+            std::abs(runs[2 + 2 * k].scalar("angleOfRepose", "height") / refHeight - 1.0));
     }
     const std::string csv = ctx.csv(report.id, "pile_height_error", t);
     // The height is the top grain's: one grain is ~17 % of the quick pile's height, so the quick
     // run can only resolve the 10 % threshold.
-    const std::vector<double> tolerances = ctx.quick() ? std::vector<double>{0.10}
-                                                       : std::vector<double>{0.10, 0.05};
+    const std::vector<double> tolerances =
+        ctx.quick() ? std::vector<double>{0.10} : std::vector<double>{0.10, 0.05};
     for (double tolerance : tolerances) {
         auto needed = [&](const char* column) {
             for (size_t k = 0; k < ladder.size(); ++k)
@@ -77,21 +79,24 @@ void addPile(const Context& ctx, CaseReport& report, std::vector<Plot>& plots) {
         const int cold = needed("cold"), warm = needed("warm");
         const double ratio = (cold > 0 && warm > 0) ? double(cold) / warm : std::nan("");
         const bool ok = warm > 0 && (cold < 0 || ratio >= 2.0);
-        report.checks.push_back({"pile: sweeps for height error ≤ " + num(100 * tolerance) + " %, cold / warm",
-                                 "roughly half warm (Fig. 6)",
-                                 (cold < 0 ? "> " + std::to_string(ladder.back()) : std::to_string(cold)) + " / " +
-                                     (warm < 0 ? "> " + std::to_string(ladder.back()) : std::to_string(warm)),
-                                 ok ? "reproduced (≥ 2×)" : "differs", ok});
+        report.checks.push_back(
+            {"pile: sweeps for height error ≤ " + num(100 * tolerance) + " %, cold / warm",
+             "roughly half warm (Fig. 6)",
+             (cold < 0 ? "> " + std::to_string(ladder.back()) : std::to_string(cold)) + " / " +
+                 (warm < 0 ? "> " + std::to_string(ladder.back()) : std::to_string(warm)),
+             ok ? "reproduced (≥ 2×)" : "differs", ok});
     }
     report.method += " Pile: `assets/scenes/pile.json`, " + std::to_string(grains) +
                      " grains poured at 300/s, height " + num(settle) +
                      " s after the last grain, against a warm-started reference at N_it = " +
                      std::to_string(reference) + " (height " + num(1000 * refHeight, 3) + " mm).";
-    Plot pile = errorVsSweeps("pile_height_error.png",
-                              "Pile height error vs PGS sweeps (reference N_it = " + std::to_string(reference) + ")",
-                              "|h / h_{ref} − 1|");
+    Plot pile = errorVsSweeps(
+        "pile_height_error.png",
+        "Pile height error vs PGS sweeps (reference N_it = " + std::to_string(reference) + ")",
+        "|h / h_{ref} − 1|");
     const int x = columnOf(t, "iterations");
-    pile.lines = {{csv, x, columnOf(t, "cold"), "cold"}, {csv, x, columnOf(t, "warm"), "history warm start"}};
+    pile.lines = {{csv, x, columnOf(t, "cold"), "cold"},
+                  {csv, x, columnOf(t, "warm"), "history warm start"}};
     plots.push_back(pile);
 }
 
@@ -99,8 +104,9 @@ CaseReport run(const Context& ctx) {
     CaseReport report;
     report.id = "warm-start";
     report.title = "Warm starting: column (and pile) height error vs PGS sweeps";
-    report.source = "wang-servin-berglund Sec. 4.1–4.2, Fig. 3 (column), Fig. 4 (residual), Fig. 7 "
-                    "(multiplier error); issue: ≥ 2× fewer sweeps warm than cold";
+    report.source =
+        "wang-servin-berglund Sec. 4.1–4.2, Fig. 3 (column), Fig. 4 (residual), Fig. 7 "
+        "(multiplier error); issue: ≥ 2× fewer sweeps warm than cold";
     const int spheres = ctx.quick() ? 30 : 50;
     report.method = "`assets/scenes/column.json` (Table 1 grains, h = 5 ms), " +
                     std::to_string(spheres) +
@@ -134,10 +140,11 @@ CaseReport run(const Context& ctx) {
         const int cold = required(runs, 0, 3, tolerance, heightError);
         const int warm = required(runs, 1, 3, tolerance, heightError);
         const double ratio = (cold > 0 && warm > 0) ? double(cold) / warm : std::nan("");
-        report.checks.push_back({"sweeps for ε_l < " + num(100 * tolerance) + " %, cold / warm",
-                                 "history warm start ~3× more efficient (Fig. 3)",
-                                 std::to_string(cold) + " / " + std::to_string(warm) + " = " + num(ratio, 2) + "×",
-                                 ratio >= 2.0 ? "reproduced (≥ 2×)" : "differs: below 2×", ratio >= 2.0});
+        report.checks.push_back(
+            {"sweeps for ε_l < " + num(100 * tolerance) + " %, cold / warm",
+             "history warm start ~3× more efficient (Fig. 3)",
+             std::to_string(cold) + " / " + std::to_string(warm) + " = " + num(ratio, 2) + "×",
+             ratio >= 2.0 ? "reproduced (≥ 2×)" : "differs: below 2×", ratio >= 2.0});
     }
     const int cold = required(runs, 0, 3, 0.01, heightError);
     const int noVel = required(runs, 2, 3, 0.01, heightError);
@@ -162,25 +169,27 @@ CaseReport run(const Context& ctx) {
         const MeasurementResult* m = probed[i].measurement("solverConvergence");
         if (m && m->tables.count("convergence")) {
             const Table& t = m->tables.at("convergence");
-            probeFiles.push_back(ctx.csv(report.id, i ? "convergence_warm" : "convergence_cold", t));
+            probeFiles.push_back(
+                ctx.csv(report.id, i ? "convergence_warm" : "convergence_cold", t));
             sweepColumn = columnOf(t, "iteration");
             errorColumn = columnOf(t, "multiplierError");
         }
     }
     const double coldAt10 = probed[0].scalar("solverConvergence", "multiplierErrorAt10");
     const double warmAt10 = probed[1].scalar("solverConvergence", "multiplierErrorAt10");
-    report.checks.push_back({"multiplier error after 10 sweeps, cold / warm",
-                             "warm ~5× smaller (pile, Fig. 7)",
-                             num(coldAt10) + " / " + num(warmAt10) + " = " + num(coldAt10 / warmAt10, 2) + "×",
-                             coldAt10 > 2.0 * warmAt10 ? "trend holds" : "differs", coldAt10 > 2.0 * warmAt10});
+    report.checks.push_back(
+        {"multiplier error after 10 sweeps, cold / warm", "warm ~5× smaller (pile, Fig. 7)",
+         num(coldAt10) + " / " + num(warmAt10) + " = " + num(coldAt10 / warmAt10, 2) + "×",
+         coldAt10 > 2.0 * warmAt10 ? "trend holds" : "differs", coldAt10 > 2.0 * warmAt10});
 
-    Plot heights = errorVsSweeps("column_height_error.png",
-                                 "Column height error vs PGS sweeps (" + std::to_string(spheres) + " spheres)",
-                                 "|ε_l|");
+    Plot heights = errorVsSweeps(
+        "column_height_error.png",
+        "Column height error vs PGS sweeps (" + std::to_string(spheres) + " spheres)", "|ε_l|");
     const int x = columnOf(table, "iterations");
-    heights.lines = {{csv, x, columnOf(table, "cold"), "cold"},
-                     {csv, x, columnOf(table, "warm"), "history warm start, β = 0.85"},
-                     {csv, x, columnOf(table, "warmNoVelocityStep"), "warm start without the velocity step"}};
+    heights.lines = {
+        {csv, x, columnOf(table, "cold"), "cold"},
+        {csv, x, columnOf(table, "warm"), "history warm start, β = 0.85"},
+        {csv, x, columnOf(table, "warmNoVelocityStep"), "warm start without the velocity step"}};
     heights.extra = {"set arrow from graph 0, first 0.01 to graph 1, first 0.01 nohead dashtype 2"};
     std::vector<Plot> plots = {heights};
     if (probeFiles.size() == 2) {
@@ -205,6 +214,8 @@ CaseReport run(const Context& ctx) {
 
 }  // namespace
 
-Case warmStartCase() { return {"warm-start", "Warm starting", run}; }
+Case warmStartCase() {
+    return {"warm-start", "Warm starting", run};
+}
 
 }  // namespace ndem::cli::validation

@@ -38,16 +38,20 @@ void archiveOutcome(StateArchive& a, RunOutcome& o) {
 RunFiles runFiles(const std::string& outDir, const std::string& sceneText, const RunSpec& spec,
                   const std::string& label) {
     std::string what = sceneText + '\n' + spec.scene + '\n';
-    for (const Override& o : spec.overrides) what += o.key + '=' + o.value + '\n';
+    for (const Override& o : spec.overrides)
+        what += o.key + '=' + o.value + '\n';
     what += "time " + (spec.time ? std::to_string(*spec.time) : std::string("duration")) + '\n';
-    for (const Override& o : spec.later) what += "later " + o.key + '=' + o.value + '\n';
+    for (const Override& o : spec.later)
+        what += "later " + o.key + '=' + o.value + '\n';
     what += "at " + std::to_string(spec.switchAt);
     std::uint64_t hash = 1469598103934665603ull;  // FNV-1a
-    for (unsigned char c : what) hash = (hash ^ c) * 1099511628211ull;
+    for (unsigned char c : what)
+        hash = (hash ^ c) * 1099511628211ull;
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     std::string name;
-    for (char c : label) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+    for (char c : label)
+        name += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
     const std::string base = outDir + "/runs/" + name + "-" + hex;
     return {base + ".running.h5", base + ".done.h5"};
 }
@@ -74,7 +78,8 @@ Expected<SceneRun> resumeRun(const std::string& path, const std::vector<Override
     return run;
 }
 
-std::optional<Error> saveOutcome(const std::string& path, const SceneRun& run, const RunOutcome& outcome) {
+std::optional<Error> saveOutcome(const std::string& path, const SceneRun& run,
+                                 const RunOutcome& outcome) {
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
     StateArchive state = StateArchive::saving();

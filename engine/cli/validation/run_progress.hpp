@@ -34,7 +34,8 @@ Expected<SceneRun> resumeRun(const std::string& path, const std::vector<Override
                              RunProgress& progress);
 
 /// A finished run's outcome (results, recorder, wall times, final time).
-std::optional<Error> saveOutcome(const std::string& path, const SceneRun& run, const RunOutcome& outcome);
+std::optional<Error> saveOutcome(const std::string& path, const SceneRun& run,
+                                 const RunOutcome& outcome);
 /// Fills `outcome` from a file of saveOutcome; false if there is none or it is not whole.
 bool loadOutcome(const std::string& path, RunOutcome& outcome);
 

@@ -2,9 +2,9 @@
 
 #include "run_progress.hpp"
 
+#include "../progress.hpp"
 #include "core/parallel.hpp"
 #include "io/csv_writer.hpp"
-#include "../progress.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -53,7 +53,8 @@ Spread spreadOf(const std::vector<RunOutcome>& runs, const std::vector<size_t>& 
     const double n = static_cast<double>(which.size());
     Spread s;
     s.mean = sum / n;
-    if (which.size() > 1) s.sd = std::sqrt(std::max(0.0, (sumSq - n * s.mean * s.mean) / (n - 1.0)));
+    if (which.size() > 1)
+        s.sd = std::sqrt(std::max(0.0, (sumSq - n * s.mean * s.mean) / (n - 1.0)));
     return s;
 }
 
@@ -62,7 +63,8 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
     std::vector<RunOutcome> out(specs.size());
     std::vector<size_t> order(specs.size());
     std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_partition(order.begin(), order.end(), [&](size_t i) { return specs[i].startFirst; });
+    std::stable_partition(order.begin(), order.end(),
+                          [&](size_t i) { return specs[i].startFirst; });
     std::atomic<size_t> next{0};
     std::mutex printing;
     size_t finished = 0;
@@ -75,14 +77,17 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
             o.spec = specs[i];
             const std::string scenePath = m_source + "/" + specs[i].scene;
             std::string what;
-            for (const Override& ov : specs[i].overrides) what += " " + ov.key + "=" + ov.value;
+            for (const Override& ov : specs[i].overrides)
+                what += " " + ov.key + "=" + ov.value;
             if (!specs[i].later.empty()) what += " | from t = " + num(specs[i].switchAt) + ":";
-            for (const Override& ov : specs[i].later) what += " " + ov.key + "=" + ov.value;
+            for (const Override& ov : specs[i].later)
+                what += " " + ov.key + "=" + ov.value;
             auto report = [&](const char* how, double seconds) {
                 std::lock_guard lock(printing);
                 ++finished;
                 const double elapsed =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - batchStart).count();
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - batchStart)
+                        .count();
                 std::fprintf(stderr, "validate %s [%zu/%zu done] %s%s: %s%.1f s%s\n", label.c_str(),
                              finished, specs.size(), specs[i].scene.c_str(), what.c_str(), how,
                              seconds, etaText(elapsed, finished, specs.size()).c_str());
@@ -95,8 +100,9 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                 continue;
             }
             // Runs side by side share the cores: each takes its part unless it asks.
-            const bool threadsGiven = std::any_of(specs[i].overrides.begin(), specs[i].overrides.end(),
-                                                  [](const Override& v) { return v.key == "threads"; });
+            const bool threadsGiven =
+                std::any_of(specs[i].overrides.begin(), specs[i].overrides.end(),
+                            [](const Override& v) { return v.key == "threads"; });
             std::vector<Override> share;
             if (!threadsGiven && jobs > 1)
                 share.push_back({"threads", std::to_string(std::max(1, hardwareThreads() / jobs))});
@@ -123,7 +129,8 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                 later = switched->settings;
             }
             const auto start = std::chrono::steady_clock::now();
-            auto switchTime = before.switched ? start : std::chrono::time_point<std::chrono::steady_clock>{};
+            auto switchTime =
+                before.switched ? start : std::chrono::time_point<std::chrono::steady_clock>{};
             auto lastCheckpoint = start;
             double saving = 0.0, savingLater = 0.0;  // wall time spent writing checkpoints
             // What this session adds to the progress the checkpoint held (the timed rows of
@@ -149,11 +156,13 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
                         switchTime = std::chrono::steady_clock::now();
                     }
                     const auto now = std::chrono::steady_clock::now();
-                    if (std::chrono::duration<double>(now - lastCheckpoint).count() >= m_checkpointSeconds) {
+                    if (std::chrono::duration<double>(now - lastCheckpoint).count() >=
+                        m_checkpointSeconds) {
                         if (auto e = saveProgress(files.checkpoint, run, progress()))
                             std::fprintf(stderr, "ndem: warning: %s\n", e->message.c_str());
                         lastCheckpoint = std::chrono::steady_clock::now();
-                        const double spent = std::chrono::duration<double>(lastCheckpoint - now).count();
+                        const double spent =
+                            std::chrono::duration<double>(lastCheckpoint - now).count();
                         saving += spent;
                         if (!specs[i].later.empty() && !later) savingLater += spent;
                     }
@@ -178,8 +187,10 @@ std::vector<RunOutcome> Context::run(const std::vector<RunSpec>& specs,
         }
     };
     std::vector<std::thread> threads;
-    for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
-    for (std::thread& t : threads) t.join();
+    for (int t = 0; t < jobs; ++t)
+        threads.emplace_back(worker);
+    for (std::thread& t : threads)
+        t.join();
     for (const RunOutcome& o : out)
         m_earlierSeconds += o.earlierWallSeconds;
     return out;

@@ -15,18 +15,18 @@ namespace ndem::cli::validation {
 /// One compared number: what the paper says, what we get, and whether it holds.
 struct Check {
     std::string quantity;
-    std::string paper;      ///< the paper's value or claim, as text
-    std::string ours;       ///< our value, as text
-    std::string verdict;    ///< "reproduced", "trend holds", "differs: ..." etc.
-    bool pass = true;       ///< counts against the exit status (quick mode asserts trends)
+    std::string paper;    ///< the paper's value or claim, as text
+    std::string ours;     ///< our value, as text
+    std::string verdict;  ///< "reproduced", "trend holds", "differs: ..." etc.
+    bool pass = true;     ///< counts against the exit status (quick mode asserts trends)
 };
 
 struct CaseReport {
     std::string id, title, source;
-    std::string method;                 ///< what was run (scenes, sizes, settings)
+    std::string method;  ///< what was run (scenes, sizes, settings)
     std::vector<Check> checks;
-    std::vector<std::string> figures;   ///< PNG paths relative to the report directory
-    std::string notes;                  ///< findings, e.g. why a number does not reproduce
+    std::vector<std::string> figures;  ///< PNG paths relative to the report directory
+    std::string notes;                 ///< findings, e.g. why a number does not reproduce
     double wallSeconds = 0.0;
     /// Wall time its runs took in earlier invocations (kept or resumed with --resume), which
     /// wallSeconds, this invocation's, does not hold.
@@ -35,10 +35,10 @@ struct CaseReport {
 
 /// One simulation a case asks for.
 struct RunSpec {
-    std::string scene;                  ///< path relative to the source tree
+    std::string scene;  ///< path relative to the source tree
     std::vector<Override> overrides;
-    std::optional<double> time;         ///< simulated time; default: the scene's duration
-    bool startFirst = false;            ///< a long run: started before the others, not left alone at the end
+    std::optional<double> time;  ///< simulated time; default: the scene's duration
+    bool startFirst = false;  ///< a long run: started before the others, not left alone at the end
     /// Settings overrides that take effect at simulated time `switchAt`: a run that prepares a
     /// state and then goes on with other solver settings (the scene is parsed again with
     /// them; only its settings are used).
@@ -51,8 +51,8 @@ struct RunOutcome {
     std::vector<MeasurementResult> results;
     RunRecorder recorder{1};
     double wallSeconds = 0.0;
-    double laterWallSeconds = 0.0;      ///< wall time after the switch to `later` (s)
-    double earlierWallSeconds = 0.0;    ///< the part of wallSeconds spent in earlier invocations
+    double laterWallSeconds = 0.0;    ///< wall time after the switch to `later` (s)
+    double earlierWallSeconds = 0.0;  ///< the part of wallSeconds spent in earlier invocations
     double finalTime = 0.0;
     std::string error;
 
@@ -63,13 +63,17 @@ struct RunOutcome {
 };
 
 class Context {
-public:
+  public:
     /// `resume`: take the runs already done in OUT/runs/ and go on from the checkpoints of
     /// those cut short, which every run writes each `checkpointSeconds` of wall time.
     Context(bool quick, std::string sourceDir, std::string outDir, int jobs, bool resume = false,
             double checkpointSeconds = 60.0)
-        : m_quick(quick), m_source(std::move(sourceDir)), m_out(std::move(outDir)), m_jobs(jobs),
-          m_resume(resume), m_checkpointSeconds(checkpointSeconds) {}
+        : m_quick(quick),
+          m_source(std::move(sourceDir)),
+          m_out(std::move(outDir)),
+          m_jobs(jobs),
+          m_resume(resume),
+          m_checkpointSeconds(checkpointSeconds) {}
     bool quick() const { return m_quick; }
     const std::string& outDir() const { return m_out; }
     const std::string& sourceDir() const { return m_source; }

@@ -48,8 +48,8 @@ struct Avx2Ops {
         transpose(_mm256_load_pd(body[0]), _mm256_load_pd(body[1]), _mm256_load_pd(body[2]),
                   _mm256_load_pd(body[3]), out[0], out[1], out[2], out[3]);
         transpose(_mm256_load_pd(body[0] + 4), _mm256_load_pd(body[1] + 4),
-                  _mm256_load_pd(body[2] + 4), _mm256_load_pd(body[3] + 4), out[4], out[5],
-                  out[6], out[7]);
+                  _mm256_load_pd(body[2] + 4), _mm256_load_pd(body[3] + 4), out[4], out[5], out[6],
+                  out[7]);
     }
     static void storeBodies(double* const* body, const bool* write, const D in[8]) {
         D lo[4], hi[4];

@@ -58,7 +58,8 @@ struct Avx512Ops {
     }
     static void loadBodies(const double* const* body, D out[8]) {
         D rows[8];
-        for (int l = 0; l < 8; ++l) rows[l] = _mm512_load_pd(body[l]);
+        for (int l = 0; l < 8; ++l)
+            rows[l] = _mm512_load_pd(body[l]);
         transpose(rows, out);
     }
     static void storeBodies(double* const* body, const bool* write, const D in[8]) {

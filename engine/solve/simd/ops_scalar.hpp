@@ -31,12 +31,14 @@ struct ScalarOps {
 
     /// The first eight doubles of each body record (v, ω, 1/m, 1/I): out[k] holds field k.
     static void loadBodies(const double* const* body, D out[8]) {
-        for (int k = 0; k < 8; ++k) out[k] = body[0][k];
+        for (int k = 0; k < 8; ++k)
+            out[k] = body[0][k];
     }
     /// Writes v and ω (fields 0–5) back; `write` false leaves the body alone (static).
     static void storeBodies(double* const* body, const bool* write, const D in[8]) {
         if (!write[0]) return;
-        for (int k = 0; k < 6; ++k) body[0][k] = in[k];
+        for (int k = 0; k < 6; ++k)
+            body[0][k] = in[k];
     }
 };
 
