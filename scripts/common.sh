@@ -3,7 +3,8 @@
 
 # Packages the build needs: the engine's, then the desktop app's (Qt 6 with its OpenGL widgets,
 # Dear ImGui, GLM), what its tests run under (a virtual X display, ffmpeg for video), and
-# clang with its fuzzer runtime and OpenMP for the libFuzzer targets (scripts/fuzz.sh).
+# clang with its fuzzer runtime and OpenMP for the libFuzzer targets (scripts/fuzz.sh), and
+# clang-format for the format check (scripts/check-format.sh).
 NDEM_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev libhdf5-dev libcli11-dev libfclib-dev libsuitesparse-dev
@@ -12,7 +13,7 @@ NDEM_PACKAGES=(
   gnuplot-nox
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev
   xvfb xauth ffmpeg fonts-dejavu-core
-  clang-14 libclang-rt-14-dev libomp-14-dev
+  clang-14 libclang-rt-14-dev libomp-14-dev clang-format-14
 )
 
 ndem_ensure_packages() {
