@@ -5,8 +5,8 @@
 #include "bench_scenes.hpp"
 #include "bench_series.hpp"
 #include "core/parallel.hpp"
-#include "solve/pgs_kernel.hpp"
-#include "solve/smooth_batch.hpp"
+#include "dem/smooth_batch.hpp"
+#include "solve/pgs/pgs_kernel.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -5,13 +5,13 @@
 
 #include "io/fclib_file.hpp"
 #include "scene_run.hpp"
-#include "solve/coulomb_reference.hpp"
-#include "solve/interior_point.hpp"
-#include "solve/lcp_interior_point.hpp"
-#include "solve/local_gauss_seidel.hpp"
-#include "solve/nlgs.hpp"
-#include "solve/null_space.hpp"
-#include "solve/null_space_solvers.hpp"
+#include "solve/convex/coulomb_reference.hpp"
+#include "solve/convex/interior_point.hpp"
+#include "solve/convex/lcp_interior_point.hpp"
+#include "solve/nscd/local_gauss_seidel.hpp"
+#include "solve/nscd/nlgs.hpp"
+#include "solve/nscd/null_space.hpp"
+#include "solve/nscd/null_space_solvers.hpp"
 
 #include <nlohmann/json.hpp>
 

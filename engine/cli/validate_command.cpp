@@ -1,6 +1,6 @@
 // `ndem validate [--quick]`: runs the reproduction cases and writes the Markdown report.
 #include "commands.hpp"
-#include "validation/validation.hpp"
+#include "validation.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -22,7 +22,7 @@ struct CollisionParams {
     SpeculativeReach reach = SpeculativeReach::Sum;  ///< closing speed of a speculative pair
     /// Only wall contacts that touch (δ ≥ −kTouchTolerance·d): the smooth DEM, where a gap
     /// carries no force and no spring, needs no speculative contacts (its pass over the lists,
-    /// solve/smooth_pairs.hpp, tests its pairs itself).
+    /// dem/smooth_pairs.hpp, tests its pairs itself).
     bool touchingOnly = false;
 };
 
@@ -53,7 +53,7 @@ class Collider {
     };
 
     /// The first half of detect() for a caller that walks the pairs itself (the smooth DEM's
-    /// pass, solve/smooth_pairs.hpp): the grains read and the lists readied for this step.
+    /// pass, dem/smooth_pairs.hpp): the grains read and the lists readied for this step.
     /// `beforeSearch` runs while the old lists are still there, if the grid is searched again.
     const NeighbourList& updateLists(const ParticleStore& particles, const CollisionParams& params,
                                      const std::function<void()>& beforeSearch = {});

@@ -42,7 +42,8 @@ enum class Formulation : int { Dynamic, Static };
 enum class SweepOrder : int { Coloured, Sequential };
 /// Which closing speed a pair that does not touch yet is kept for (Collider::withinReach).
 enum class SpeculativeReach : int { Sum, Largest, Relative };
-/// Instruction set of the PGS block kernel (solve/pgs_kernel.hpp). Auto: the widest this CPU runs.
+/// Instruction set of the PGS block kernel (solve/pgs/pgs_kernel.hpp). Auto: the widest this CPU
+/// runs.
 enum class SimdLevel : int { Auto, Scalar, Avx2, Avx512 };
 /// Number type of the PGS sphere blocks and the velocities they sweep: double (eight lanes a
 /// block), or float (sixteen; plain PGS only, the accelerated methods keep doubles).
@@ -60,7 +61,7 @@ inline constexpr std::array<const char*, 4> kPredictionNames{"zero", "linear", "
                                                              "elastic"};
 inline constexpr std::array<const char*, 2> kNullSpaceBasisNames{"sparse", "dense"};
 
-/// The null-space solvers' knobs (alart-2014; solve/null_space_solvers.hpp).
+/// The null-space solvers' knobs (alart-2014; solve/nscd/null_space_solvers.hpp).
 struct NullSpaceSettings {
     Prediction prediction = Prediction::Linear;  ///< NLKerGS-I's start, NLKerGS-P's prediction
     /// η of the linear prediction, r_n = −(h/η) v_n (s/kg); 0: h/η = 20 m̄, the mean grain's
@@ -123,8 +124,9 @@ struct StepSettings {
     /// over ε throws grains through their neighbours.
     double staticFallback = 1e-2;
     /// A non-associated step in the plane whose complementarity problem stalls is finished by
-    /// Gauss–Seidel and the semismooth Newton method on the same law (solve/coulomb_finish.hpp);
-    /// off: the paper's method alone, stalls and all (krabbenhoft-2012 Fig. 9).
+    /// Gauss–Seidel and the semismooth Newton method on the same law
+    /// (solve/nscd/coulomb_finish.hpp); off: the paper's method alone, stalls and all
+    /// (krabbenhoft-2012 Fig. 9).
     bool finishStalls = true;
     SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
     int iterations = 100;                     ///< N_it, PGS sweeps per step

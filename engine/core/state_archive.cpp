@@ -166,4 +166,24 @@ void StateArchive::field(const std::string& name, std::vector<Mat3>& x) {
         std::copy_n(v.begin() + 9 * i, 9, x[i].data());
 }
 
+void archiveNames(StateArchive& a, const std::string& name, std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& n : names) {
+        text += n;
+        text += '\n';
+    }
+    a.text(name, text);
+    if (!a.loading()) return;
+    if (!text.empty() && text.back() != '\n') {
+        a.failEntry(name, "is not a list of names");
+        return;
+    }
+    names.clear();
+    for (size_t start = 0; start < text.size();) {
+        const size_t end = text.find('\n', start);
+        names.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+}
+
 }  // namespace ndem

@@ -107,4 +107,8 @@ class StateArchive {
     Texts m_texts;
 };
 
+/// Names as one text, each followed by a newline, so that "no names" and "one empty name"
+/// differ. A name must not contain a newline (ours are identifiers).
+void archiveNames(StateArchive& a, const std::string& name, std::vector<std::string>& names);
+
 }  // namespace ndem

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/error.hpp"
-#include "solve/local_problem.hpp"
+#include "solve/rows/local_problem.hpp"
 
 #include <optional>
 #include <string>

@@ -2,7 +2,7 @@
 // restitution, the force on a wall, and the height of a resting column against Hertz theory.
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
-#include "solve/contact_law.hpp"
+#include "solve/rows/contact_law.hpp"
 #include "world/world.hpp"
 
 #include <algorithm>

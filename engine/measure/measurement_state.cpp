@@ -35,26 +35,6 @@ void archiveMap(StateArchive& a, const std::string& name, std::map<std::string, 
 
 }  // namespace
 
-void archiveNames(StateArchive& a, const std::string& name, std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& n : names) {
-        text += n;
-        text += '\n';
-    }
-    a.text(name, text);
-    if (!a.loading()) return;
-    if (!text.empty() && text.back() != '\n') {
-        a.failEntry(name, "is not a list of names");
-        return;
-    }
-    names.clear();
-    for (size_t start = 0; start < text.size();) {
-        const size_t end = text.find('\n', start);
-        names.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-}
-
 void archiveTable(StateArchive& a, const std::string& name, Table& table) {
     archiveMap(a, name, table,
                [&](const std::string& k, std::vector<double>& column) { a.realArray(k, column); });

@@ -13,10 +13,6 @@
 
 namespace ndem {
 
-/// Names as one text, each followed by a newline, so that "no names" and "one empty name"
-/// differ. A name must not contain a newline (ours are identifiers).
-void archiveNames(StateArchive& a, const std::string& name, std::vector<std::string>& names);
-
 /// A table under `name/`: its column names as one text, column k as the real array `name/k`.
 /// Loading replaces the whole table.
 void archiveTable(StateArchive& a, const std::string& name, Table& table);

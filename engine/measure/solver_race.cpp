@@ -9,9 +9,9 @@
 // sweep (the null space is factored once a solve, as a step factors it).
 #include "measure/measurement_state.hpp"
 #include "measure/measurements.hpp"
-#include "solve/contact_problem.hpp"
-#include "solve/coulomb_reference.hpp"
-#include "solve/interior_point.hpp"
+#include "solve/convex/coulomb_reference.hpp"
+#include "solve/convex/interior_point.hpp"
+#include "solve/rows/contact_problem.hpp"
 #include "world/world.hpp"
 
 #include <algorithm>
@@ -291,7 +291,7 @@ class SolverRace final : public Measurement {
         p.store(Eigen::VectorXd::Zero(p.rows()), coldRows, coldBodies);
 
         // The exact answer: the fixed point of cone programs, Gauss–Seidel on W, the Newton
-        // method on Alart–Curnier, each from the one before (solve/coulomb_reference.hpp).
+        // method on Alart–Curnier, each from the one before (solve/convex/coulomb_reference.hpp).
         const LocalProblem local = p.local();
         CoulombReferenceOptions exactOptions;
         exactOptions.tolerance = 0.1 * kExact;

@@ -11,8 +11,8 @@
 #include "core/wall.hpp"
 #include "reduce/aggregate.hpp"
 #include "reduce/trial_solve.hpp"
-#include "solve/body_map.hpp"
-#include "solve/solver_body.hpp"
+#include "solve/rows/body_map.hpp"
+#include "solve/rows/solver_body.hpp"
 
 #include <span>
 #include <vector>

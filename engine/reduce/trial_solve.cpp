@@ -2,9 +2,9 @@
 
 #include "core/parallel.hpp"
 
-#include "solve/contact_rows.hpp"
-#include "solve/pgs_solver.hpp"
-#include "solve/warm_start.hpp"
+#include "solve/pgs/pgs_solver.hpp"
+#include "solve/pgs/warm_start.hpp"
+#include "solve/rows/contact_rows.hpp"
 
 namespace ndem {
 

@@ -6,9 +6,9 @@
 #include "core/material.hpp"
 #include "core/particles.hpp"
 #include "core/settings.hpp"
-#include "solve/pgs_solver.hpp"
-#include "solve/solver_body.hpp"
-#include "solve/solver_contact.hpp"
+#include "solve/pgs/pgs_solver.hpp"
+#include "solve/rows/solver_body.hpp"
+#include "solve/rows/solver_contact.hpp"
 
 #include <vector>
 

@@ -6,7 +6,7 @@
 // exact at every step where a controller would hunt for it.
 #include "world/world.hpp"
 
-#include "solve/contact_problem.hpp"
+#include "solve/rows/contact_problem.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -2,11 +2,11 @@
 #include "world/world.hpp"
 
 #include "collide/line_of_sight.hpp"
-#include "solve/contact_law.hpp"
-#include "solve/contact_rows.hpp"
-#include "solve/general_rows.hpp"
-#include "solve/smooth_dem.hpp"
-#include "solve/warm_start.hpp"
+#include "dem/smooth_dem.hpp"
+#include "solve/pgs/warm_start.hpp"
+#include "solve/rows/contact_law.hpp"
+#include "solve/rows/contact_rows.hpp"
+#include "solve/rows/general_rows.hpp"
 #include "world/planar_scene.hpp"
 
 #include <algorithm>

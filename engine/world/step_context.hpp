@@ -4,7 +4,7 @@
 
 #include "core/settings.hpp"
 #include "core/step_stats.hpp"
-#include "solve/body_map.hpp"
+#include "solve/rows/body_map.hpp"
 
 #include <chrono>
 #include <utility>

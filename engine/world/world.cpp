@@ -1,7 +1,7 @@
 #include "world/world.hpp"
 
 #include "core/material_properties.hpp"
-#include "solve/smooth_dem.hpp"
+#include "dem/smooth_dem.hpp"
 #include "world/planar_scene.hpp"
 
 #include <sstream>

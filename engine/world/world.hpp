@@ -13,14 +13,14 @@
 #include "core/step_stats.hpp"
 #include "core/triangle_mesh.hpp"
 #include "core/wall.hpp"
-#include "measure/measurement.hpp"
+#include "dem/smooth_pairs.hpp"
 #include "reduce/model_reduction.hpp"
-#include "solve/contact_problem.hpp"
-#include "solve/impact_region.hpp"
-#include "solve/pgs_solver.hpp"
-#include "solve/smooth_pairs.hpp"
-#include "solve/solver_body.hpp"
-#include "solve/solver_contact.hpp"
+#include "solve/pgs/pgs_solver.hpp"
+#include "solve/rows/contact_problem.hpp"
+#include "solve/rows/impact_region.hpp"
+#include "solve/rows/solver_body.hpp"
+#include "solve/rows/solver_contact.hpp"
+#include "world/measurement.hpp"
 #include "world/state_guard.hpp"
 #include "world/step_context.hpp"
 
@@ -95,7 +95,7 @@ class World {
     /// densities may not change (particle masses are fixed). Nothing changes on error.
     std::optional<Error> setMaterials(const std::vector<Material>& materials);
     /// The last step's contacts. The smooth DEM on the lists writes them out on the first
-    /// call after a step (solve/smooth_pairs.hpp).
+    /// call after a step (dem/smooth_pairs.hpp).
     const ContactSet& contacts() const {
         syncContacts();
         return m_contacts;

@@ -2,8 +2,6 @@
 // one function (archive) so that the two cannot drift apart.
 #include "world/world.hpp"
 
-#include "measure/measurement_state.hpp"
-
 namespace ndem {
 
 namespace {

@@ -1,7 +1,7 @@
 // The semismooth Newton method on the Alart–Curnier function (alart-curnier-1991) against
 // Coulomb's law solved by hand, and the three-stage reference against Siconos.
-#include "solve/alart_curnier_newton.hpp"
-#include "solve/coulomb_reference.hpp"
+#include "solve/convex/coulomb_reference.hpp"
+#include "solve/nscd/alart_curnier_newton.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "bench_scenes.hpp"
-#include "solve/contact_rows.hpp"
+#include "solve/rows/contact_rows.hpp"
 #include "test_util.hpp"
 
 #include <vector>

@@ -4,14 +4,14 @@
 // by ours, and measured by its error function and ours.
 #include "bench_scenes.hpp"
 #include "io/fclib_file.hpp"
-#include "solve/alart_curnier_newton.hpp"
-#include "solve/contact_problem.hpp"
-#include "solve/contact_rows.hpp"
-#include "solve/coulomb_reference.hpp"
-#include "solve/interior_point.hpp"
-#include "solve/lcp_interior_point.hpp"
-#include "solve/local_gauss_seidel.hpp"
-#include "solve/nlgs.hpp"
+#include "solve/convex/coulomb_reference.hpp"
+#include "solve/convex/interior_point.hpp"
+#include "solve/convex/lcp_interior_point.hpp"
+#include "solve/nscd/alart_curnier_newton.hpp"
+#include "solve/nscd/local_gauss_seidel.hpp"
+#include "solve/nscd/nlgs.hpp"
+#include "solve/rows/contact_problem.hpp"
+#include "solve/rows/contact_rows.hpp"
 #include "test_util.hpp"
 
 extern "C" {

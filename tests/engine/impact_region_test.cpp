@@ -1,5 +1,5 @@
 // The impact stage solves only the network near an impact.
-#include "solve/impact_region.hpp"
+#include "solve/rows/impact_region.hpp"
 #include "bench_scenes.hpp"
 #include "test_util.hpp"
 

@@ -3,7 +3,7 @@
 // analytic motions the PGS reproduces (incline_test, solver_options_test, planar_test), for
 // the cone program, Coulomb's fixed point in space and the complementarity problem in the plane.
 #include "bench_scenes.hpp"
-#include "solve/contact_problem.hpp"
+#include "solve/rows/contact_problem.hpp"
 #include "test_util.hpp"
 
 #include <cmath>

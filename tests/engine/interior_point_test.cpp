@@ -3,13 +3,13 @@
 // agreement with converged PGS where both laws coincide, the cone optimality conditions on a
 // frictional bed, and iteration counts that do not grow with the column's height (nor with its
 // load's scale: the start's regularisation); CHOLMOD's OpenMP kept on the calling thread.
-#include "solve/interior_point.hpp"
+#include "solve/convex/interior_point.hpp"
 #include "bed_problem.hpp"
-#include "solve/anderson_mixing.hpp"
-#include "solve/contact_problem.hpp"
-#include "solve/newton_pattern.hpp"
-#include "solve/pgs_solver.hpp"
-#include "solve/second_order_cone.hpp"
+#include "solve/convex/anderson_mixing.hpp"
+#include "solve/convex/newton_pattern.hpp"
+#include "solve/pgs/pgs_solver.hpp"
+#include "solve/rows/contact_problem.hpp"
+#include "solve/rows/second_order_cone.hpp"
 #include "test_util.hpp"
 
 #include <omp.h>

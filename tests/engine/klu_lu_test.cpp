@@ -1,7 +1,7 @@
-// The LU that refactors in its last pivot order (solve/klu_lu.hpp): answers to round-off on an
-// unsymmetric sparse system, a refactorisation where the pattern repeats, and a pivot order gone
+// The LU that refactors in its last pivot order (solve/convex/klu_lu.hpp): answers to round-off on
+// an unsymmetric sparse system, a refactorisation where the pattern repeats, and a pivot order gone
 // bad with the values caught by the solve's backward error and factored again with pivoting.
-#include "solve/klu_lu.hpp"
+#include "solve/convex/klu_lu.hpp"
 
 #include <gtest/gtest.h>
 

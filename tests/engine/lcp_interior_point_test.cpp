@@ -1,8 +1,8 @@
 // The non-associated sliding rule in the plane as a linear complementarity problem
 // (krabbenhoft-2012 Sec. 4.1–4.4): one contact against its closed-form answer for the dilations
 // 0 (Coulomb), between, and μ (the associated rule, where it must agree with the cone program).
-#include "solve/lcp_interior_point.hpp"
-#include "solve/interior_point.hpp"
+#include "solve/convex/lcp_interior_point.hpp"
+#include "solve/convex/interior_point.hpp"
 
 #include <gtest/gtest.h>
 
@@ -111,7 +111,7 @@ TEST(LcpInteriorPoint, TheAssociatedRuleIsTheConeProgram) {
 TEST(LcpInteriorPoint, AnIterationCutShortIsFinishedOnTheSameLaw) {
     // Three coupled contacts under the non-associated rule (ν = 0.1 < μ): the interior point cut
     // off after 3 Newton steps is far from the answer; the finish (Gauss–Seidel, then the
-    // semismooth Newton method, solve/coulomb_finish.hpp) takes it to round-off, to the answer
+    // semismooth Newton method, solve/nscd/coulomb_finish.hpp) takes it to round-off, to the answer
     // the interior point reaches when let run.
     const LocalProblem p = threeCoupledContacts();
     LcpOptions o;

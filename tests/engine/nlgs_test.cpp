@@ -1,7 +1,7 @@
 // Nonlinear Gauss–Seidel on the Delassus operator (Alart 2014 Alg. 2): each contact's local
 // problem solved exactly, so that one contact alone is answered in one sweep in every regime,
 // and a loaded stack settles to its weight with or without memory.
-#include "solve/nlgs.hpp"
+#include "solve/nscd/nlgs.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>

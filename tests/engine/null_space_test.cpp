@@ -2,11 +2,11 @@
 // basis against configurations whose self-equilibrated networks are known by hand, the
 // predictions against their laws on one contact, the Jacobi sweep against Gauss–Seidel on the
 // stored operator, and the multiplier version against the original problem.
-#include "solve/null_space.hpp"
+#include "solve/nscd/null_space.hpp"
 #include "io/scene_file.hpp"
-#include "solve/contact_problem.hpp"
-#include "solve/nlgs.hpp"
-#include "solve/null_space_solvers.hpp"
+#include "solve/nscd/nlgs.hpp"
+#include "solve/nscd/null_space_solvers.hpp"
+#include "solve/rows/contact_problem.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The PGS kernel on real rows: the SIMD block kernels against the general rows and against
 // each other, thread counts, warm solutions and the rows that must stay general.
-#include "solve/pgs_solver.hpp"
+#include "solve/pgs/pgs_solver.hpp"
 #include "bed_problem.hpp"
 #include "core/cpu_features.hpp"
 #include "test_util.hpp"

@@ -4,9 +4,9 @@
 // method on two rows per contact; and the scenes a plane cannot hold, refused by name.
 #include "bench_scenes.hpp"
 #include "measure/measurements.hpp"
-#include "solve/contact_problem.hpp"
-#include "solve/interior_point.hpp"
-#include "solve/lcp_interior_point.hpp"
+#include "solve/convex/interior_point.hpp"
+#include "solve/convex/lcp_interior_point.hpp"
+#include "solve/rows/contact_problem.hpp"
 #include "test_util.hpp"
 
 #include <cmath>

@@ -1,9 +1,9 @@
-// The smooth DEM's batch kernels (solve/smooth_batch.hpp) against the per-contact law they
-// vectorise (solve/smooth_contact.hpp), on every instruction set this CPU runs.
-#include "solve/smooth_batch.hpp"
+// The smooth DEM's batch kernels (dem/smooth_batch.hpp) against the per-contact law they
+// vectorise (dem/smooth_contact.hpp), on every instruction set this CPU runs.
+#include "dem/smooth_batch.hpp"
 #include "core/cpu_features.hpp"
 #include "core/random.hpp"
-#include "solve/smooth_contact.hpp"
+#include "dem/smooth_contact.hpp"
 
 #include <gtest/gtest.h>
 

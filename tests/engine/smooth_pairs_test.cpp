@@ -1,4 +1,4 @@
-// The smooth DEM on the neighbour lists (solve/smooth_pairs.hpp): the springs survive every
+// The smooth DEM on the neighbour lists (dem/smooth_pairs.hpp): the springs survive every
 // change of the lists, a restart and a change of mode, and the contacts it writes out are the
 // forces that moved the grains.
 #include "bench_scenes.hpp"

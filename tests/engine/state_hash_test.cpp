@@ -6,7 +6,7 @@
 // AVX-512; record them again (NDEM_RECORD_HASHES=1 prints the table) only with a change that
 // means to move them, and say so in its commit.
 #include "io/scene_file.hpp"
-#include "solve/pgs_kernel.hpp"
+#include "solve/pgs/pgs_kernel.hpp"
 #include "test_util.hpp"
 
 #include <cstdio>

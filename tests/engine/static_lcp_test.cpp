@@ -1,8 +1,8 @@
 // The non-associated rule in the plane in the mixed form (krabbenhoft-2012 Sec. 4.1, Eq. 44–46,
 // the bodies' velocities as unknowns): the contact-space form's answer where both converge, and
 // where the iteration is cut short, velocities that keep to the flow rule.
-#include "solve/static_lcp.hpp"
-#include "solve/lcp_interior_point.hpp"
+#include "solve/convex/static_lcp.hpp"
+#include "solve/convex/lcp_interior_point.hpp"
 
 #include <gtest/gtest.h>
 
