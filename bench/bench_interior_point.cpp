@@ -2,6 +2,7 @@
 
 #include "bench_runner.hpp"
 #include "bench_scenes.hpp"
+#include "solve/convex/interior_point_settings.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -41,7 +42,7 @@ nlohmann::json describe(const NewtonSeries& m, int threads, int steps) {
             {"maxNewtonSteps", m.maxNewtonSteps},
             {"worstRelativeResidual", m.worstResidual},
             {"nsPerContactPerNewtonStep", perContact},
-            {"associatedFallbacks", m.fallbacks},
+            {"fallbacks", m.fallbacks},
             {"staticRunawaySteps", m.runaways}};
 }
 
@@ -61,10 +62,10 @@ NewtonSeries timeNewtonSeries(World& world, const StepSettings& settings, int st
         m.total += s.seconds.total();
         m.newtonSteps += s.iterations;
         m.maxNewtonSteps = std::max(m.maxNewtonSteps, s.iterations);
-        m.worstResidual = std::max(m.worstResidual, s.newtonResidual);
+        m.worstResidual = std::max(m.worstResidual, s.solverResidual);
         m.contacts += s.contacts;
         m.rows += s.contacts + s.speculativeContacts;
-        m.fallbacks += s.associatedFallback ? 1 : 0;
+        m.fallbacks += s.fallback ? 1 : 0;
         m.runaways += s.staticRunaways > 0 ? 1 : 0;
     }
     const double inv = 1.0 / std::max(1, steps);
@@ -77,7 +78,7 @@ NewtonSeries timeNewtonSeries(World& world, const StepSettings& settings, int st
 }
 
 StepSettings interiorPoint(StepSettings s, int threads) {
-    s.method = SolverMethod::InteriorPoint;
+    s.method = "interior-point";
     s.iterations = 50;  // the paper's cap (krabbenhoft-2012 Sec. 5.1)
     s.tolerance = 0.0;  // the method's own accuracy
     s.threads = threads;
@@ -117,8 +118,10 @@ nlohmann::json interiorPointInThePlane(int disks, int steps, const Progress& pro
     nlohmann::json out = {{"disks", disks}};
     StepSettings s = interiorPoint(world.settings(), 1);
     for (const bool associated : {true, false}) {
-        s.slidingRule = associated ? SlidingRule::Associated : SlidingRule::NonAssociated;
-        s.dilation = associated ? 0.0 : 0.01;  // the paper's ν (Sec. 5)
+        s.solverBlocks.edit<InteriorPointSettings>().slidingRule =
+            associated ? SlidingRule::Associated : SlidingRule::NonAssociated;
+        s.solverBlocks.edit<InteriorPointSettings>().dilation =
+            associated ? 0.0 : 0.01;  // the paper's ν (Sec. 5)
         if (progress)
             progress(std::string("timing the interior point on the disks, ") +
                      (associated ? "associated" : "non-associated"));

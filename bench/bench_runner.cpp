@@ -7,10 +7,12 @@
 #include "core/parallel.hpp"
 #include "dem/smooth_batch.hpp"
 #include "solve/pgs/pgs_kernel.hpp"
+#include "solve/pgs/pgs_settings.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ndem::bench {
 
@@ -118,151 +120,178 @@ Expected<World> settledScene(const Scene& scene, double settleTime, const Progre
     return created;
 }
 
-nlohmann::json runBenchmarks(const BenchOptions& options) {
-    const int n = options.quick ? 2000 : options.particles;
-    const double settleTime = options.quick ? 1.0 : 1.5;  // s
-    const int steps = options.quick ? 10 : 40;
-    if (n < 1)
-        return {{"error", "bench: particles: must be at least 1 (got " + std::to_string(n) + ")"}};
+namespace {
 
-    // Settle: drop the lattice into a bed and let it come to rest at N_it = 50, so the timed
-    // steps see the contact network of a static packing rather than a falling cloud.
-    StepSettings settings = benchSettings();
-    report(options.progress, "building a bed of " + std::to_string(n) + " spheres");
-    const auto settleStart = Clock::now();
-    Expected<World> created = settledBed(n, settleTime, settings, options.progress);
-    if (!created) return {{"error", "bench: " + created.error().message}};
-    const double settleWall = std::chrono::duration<double>(Clock::now() - settleStart).count();
-    World& world = *created;
+/// {"error": "bench: MESSAGE"}, the report of a run that could not go on.
+nlohmann::json reportBenchError(const Error& e) {
+    return {{"error", "bench: " + e.message}};
+}
 
+/// The semi-smooth series on the settled bed.
+struct PgsSeries {
+    SeriesMeans at50, at200;    ///< N_it = 50 and 200
+    SeriesMeans at200Parallel;  ///< N_it = 200 on two threads
+    SeriesMeans floatAt[2];     ///< float blocks at N_it = 50 and 200
+};
+
+/// Model reduction at N_it = 150: resolved, merged, merged with the trial split.
+struct ReductionSeries {
+    SeriesMeans resolved, reduced, trial;
+};
+
+/// The smooth DEM on the settled bed.
+struct SmoothSeries {
+    double stabilityLimit = 0.0;  ///< √(m/k) (s)
+    double timeStep = 0.0;        ///< (s)
+    SeriesMeans means;
+};
+
+/// Everything a run measures, for the report.
+struct BenchSeries {
+    int particles = 0;
+    double settleTime = 0.0;  ///< (s)
+    int steps = 0;            ///< timed steps per series
+    bool quick = false;
+    double settleWall = 0.0;  ///< (s)
+    double semiStep = 0.0;    ///< h of the semi-smooth series (s)
+    PgsSeries pgs;
+    nlohmann::json methods, interior;
+    ReductionSeries reduction;
+    SmoothSeries smooth;
+    nlohmann::json rain, silo;
+};
+
+/// The PGS series into `out`; `settings` left at N_it = 200 on one thread.
+std::optional<Error> timePgsSeries(World& world, StepSettings& settings, int steps,
+                                   const Progress& progress, PgsSeries& out) {
     // Semi-smooth steps at N_it = 50 and 200. tolerance = 0, so every step does exactly N_it
     // sweeps and the solve phase is (rows + warm start) + N_it × (one sweep): the difference
     // of the two series is 150 sweeps and nothing else.
     settings.iterations = 50;
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
-    const SeriesMeans at50 = timeSeries(world, steps, options.progress, "N_it = 50");
+    if (auto e = world.applySettings(settings)) return e;
+    out.at50 = timeSeries(world, steps, progress, "N_it = 50");
     settings.iterations = 200;
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
-    const SeriesMeans at200 = timeSeries(world, steps, options.progress, "N_it = 200");
+    if (auto e = world.applySettings(settings)) return e;
+    out.at200 = timeSeries(world, steps, progress, "N_it = 200");
     // The same series on two threads: the colours of the PGS split between them.
     settings.threads = 2;
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
-    const SeriesMeans at200Parallel =
-        timeSeries(world, steps, options.progress, "N_it = 200, 2 threads");
+    if (auto e = world.applySettings(settings)) return e;
+    out.at200Parallel = timeSeries(world, steps, progress, "N_it = 200, 2 threads");
     settings.threads = 1;
     // The float blocks (solver.precision = float), sixteen contacts a block, one thread.
-    SeriesMeans floatAt[2];
-    {
-        StepSettings f = settings;
-        f.precision = SolverPrecision::Float;
-        for (int k = 0; k < 2; ++k) {
-            f.iterations = k == 0 ? 50 : 200;
-            if (auto e = world.applySettings(f)) return {{"error", "bench: " + e->message}};
-            floatAt[k] = timeSeries(world, steps, options.progress,
-                                    "float, N_it = " + std::to_string(f.iterations));
-        }
+    StepSettings f = settings;
+    f.solverBlocks.edit<PgsSettings>().precision = SolverPrecision::Float;
+    for (int k = 0; k < 2; ++k) {
+        f.iterations = k == 0 ? 50 : 200;
+        if (auto e = world.applySettings(f)) return e;
+        out.floatAt[k] =
+            timeSeries(world, steps, progress, "float, N_it = " + std::to_string(f.iterations));
     }
+    return std::nullopt;
+}
 
-    // The accelerated methods on the same rows: their cost per iteration, the same slope
-    // between 50 and 200 iterations (validation solver-accuracy counts their iterations).
-    auto iterationCost = [&](SolverMethod method, const char* name) -> nlohmann::json {
-        StepSettings m = settings;
-        m.method = method;
-        SeriesMeans at[2];
-        for (int k = 0; k < 2; ++k) {
-            m.iterations = k == 0 ? 50 : 200;
-            if (auto e = world.applySettings(m)) return {{"error", e->message}};
-            at[k] = timeSeries(world, steps, options.progress,
-                               std::string(name) + ", N_it = " + std::to_string(m.iterations));
-        }
-        const double perContact = 0.5 * (at[0].contacts + at[1].contacts);
-        return {{"nsPerContactPerIteration",
-                 ratio((at[1].seconds.solve - at[0].seconds.solve) / 150.0, perContact) * 1e9},
-                {"rawNsPerContactPerIterationAt200",
-                 ratio(at[1].seconds.solve, 200.0 * at[1].contacts) * 1e9}};
-    };
-    nlohmann::json methods = {{"nncg", iterationCost(SolverMethod::Nncg, "NNCG")},
-                              {"apgd", iterationCost(SolverMethod::Apgd, "APGD")}};
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
+/// One accelerated method's cost per iteration on the PGS series' rows, or {"error": ...}.
+nlohmann::json timeIterationCost(World& world, const StepSettings& settings, int steps,
+                                 const Progress& progress, const char* method, const char* name) {
+    StepSettings m = settings;
+    m.method = method;
+    SeriesMeans at[2];
+    for (int k = 0; k < 2; ++k) {
+        m.iterations = k == 0 ? 50 : 200;
+        if (auto e = world.applySettings(m)) return {{"error", e->message}};
+        at[k] = timeSeries(world, steps, progress,
+                           std::string(name) + ", N_it = " + std::to_string(m.iterations));
+    }
+    const double perContact = 0.5 * (at[0].contacts + at[1].contacts);
+    return {{"nsPerContactPerIteration",
+             ratio((at[1].seconds.solve - at[0].seconds.solve) / 150.0, perContact) * 1e9},
+            {"rawNsPerContactPerIterationAt200",
+             ratio(at[1].seconds.solve, 200.0 * at[1].contacts) * 1e9}};
+}
+
+/// The interior point's figures: {"bed", "plane"}.
+nlohmann::json timeInteriorPoint(World& world, const BenchOptions& options) {
     // The interior point on the same resting bed: a few steps, each to its own accuracy.
     nlohmann::json interior = {
         {"bed", interiorPointOnBed(world, options.quick ? 1 : 3, options.progress)}};
     // And in the plane (the paper's examples are 2D), on a bed of its own.
     interior["plane"] = interiorPointInThePlane(options.quick ? 500 : 2000, options.quick ? 2 : 3,
                                                 options.progress);
+    return interior;
+}
 
+/// The model reduction series into `out`; `settings` left at N_it = 150 without reduction.
+std::optional<Error> timeReduction(World& world, StepSettings& settings, int steps,
+                                   const Progress& progress, ReductionSeries& out) {
     // Model reduction (servin-wang Sec. 6) on the same resting bed at the paper's
     // N_it = 150: resolved, then merged (untimed steps first: the bed merges within a few
     // steps), then with the trial split running its 50 sweeps of the resolved system each step.
     settings.iterations = 150;
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
-    const SeriesMeans resolved = timeSeries(world, steps, options.progress, "N_it = 150, resolved");
+    if (auto e = world.applySettings(settings)) return e;
+    out.resolved = timeSeries(world, steps, progress, "N_it = 150, resolved");
     settings.reduction.enabled = true;
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
+    if (auto e = world.applySettings(settings)) return e;
     for (int k = 0; k < 20; ++k)
         world.step();
-    const SeriesMeans reduced = timeSeries(world, steps, options.progress, "N_it = 150, reduced");
+    out.reduced = timeSeries(world, steps, progress, "N_it = 150, reduced");
     settings.reduction.trialSplit = true;
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
-    const SeriesMeans trial = timeSeries(world, steps, options.progress, "N_it = 150, trial split");
+    if (auto e = world.applySettings(settings)) return e;
+    out.trial = timeSeries(world, steps, progress, "N_it = 150, trial split");
     settings.reduction = StepSettings::Reduction{};
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
+    if (auto e = world.applySettings(settings)) return e;
+    return std::nullopt;
+}
 
+/// The smooth DEM series into `out`.
+std::optional<Error> timeSmooth(World& world, int steps, const Progress& progress,
+                                SmoothSeries& out) {
     // Smooth DEM on the same packing at half its stability limit √(m/k) (the largest step a
     // production run would use with a safety factor), for the paper's comparison.
-    const double semiStep = settings.timeStep;
-    const double limit = world.smoothStabilityLimit();
+    out.stabilityLimit = world.smoothStabilityLimit();
     StepSettings smooth = benchSettings();
     smooth.mode = StepMode::Smooth;
-    smooth.timeStep = 0.5 * limit;
-    if (auto e = world.applySettings(smooth)) return {{"error", "bench: " + e->message}};
-    const SeriesMeans sm = timeSeries(world, steps, options.progress, "smooth DEM");
+    smooth.timeStep = 0.5 * out.stabilityLimit;
+    out.timeStep = smooth.timeStep;
+    if (auto e = world.applySettings(smooth)) return e;
+    out.means = timeSeries(world, steps, progress, "smooth DEM");
+    return std::nullopt;
+}
 
-    // Grains raining onto the bed (detection of fast pairs, the impact stage), then the app's
-    // live silo on every core.
-    if (auto e = world.applySettings(settings)) return {{"error", "bench: " + e->message}};
-    const nlohmann::json rain =
-        rainOntoBed(world, steps, options.quick ? 400.0 : 2000.0, options.progress);
-    const nlohmann::json silo = liveSilo(options.quick ? 1.0 : 8.0, options.progress);
-    report(options.progress, "done");
+/// The PGS cost figures that the report shares between its parts.
+struct SweepCost {
+    double contacts = 0.0;              ///< touching contacts, both series' mean
+    double sweepSlope = 0.0;            ///< solve time per sweep (s)
+    double nsPerContactPerSweep = 0.0;  ///< (ns)
+    double detected = 0.0;              ///< touching and speculative contacts
+    double fixedNsPerContact = 0.0;     ///< what a step pays once per contact (ns)
+};
 
+SweepCost computeSweepCost(const PgsSeries& s) {
     // PGS cost (servin-2014 Eq. 38, Ω = K N_it N_c): the slope between the two sweep counts
     // cancels what every step pays once per contact (row building, warm start, write-back).
-    const double contacts = 0.5 * (at50.contacts + at200.contacts);
-    const double sweepSlope = (at200.seconds.solve - at50.seconds.solve) / 150.0;  // s/sweep
-    const double nsPerContactPerSweep = ratio(sweepSlope, contacts) * 1e9;
+    SweepCost c;
+    c.contacts = 0.5 * (s.at50.contacts + s.at200.contacts);
+    c.sweepSlope = (s.at200.seconds.solve - s.at50.seconds.solve) / 150.0;  // s/sweep
+    c.nsPerContactPerSweep = ratio(c.sweepSlope, c.contacts) * 1e9;
     // The continuous stage also gives speculative contacts (gaps the solve may close) a row
     // block, so the sweep visits touching + speculative contacts: the cost per row block.
-    const double detected = contacts + 0.5 * (at50.speculative + at200.speculative);
-    const double fixedNsPerContact =
-        ratio(at200.seconds.solve - 200.0 * sweepSlope, contacts) * 1e9;
+    c.detected = c.contacts + 0.5 * (s.at50.speculative + s.at200.speculative);
+    c.fixedNsPerContact = ratio(s.at200.seconds.solve - 200.0 * c.sweepSlope, c.contacts) * 1e9;
+    return c;
+}
 
-    const double collideSeconds = 0.5 * (at50.seconds.collide + at200.seconds.collide);
-    const double semiRate = semiStep / at50.seconds.total();  // simulated s per wall s
-    const double smoothRate = smooth.timeStep / sm.seconds.total();
-
-    nlohmann::json out;
-    out["machine"] = describeMachine();
-    out["machine"]["threadsUsed"] = resolveThreads(0);
-    out["machine"]["simd"] = pgsKernel(SimdLevel::Auto).name;
-    out["scene"] = {{"name", "bed"},
-                    {"particles", n},
-                    {"diameter", kDiameter},
-                    {"contacts", at50.contacts},
-                    {"speculativeContacts", at50.speculative},
-                    {"kineticEnergy", at50.kineticEnergy},
-                    {"timeStep", semiStep},
-                    {"settleTime", settleTime},
-                    {"settleWallSeconds", settleWall},
-                    {"timedSteps", steps}};
-    out["pgs"] = {
-        {"nsPerContactPerSweep", nsPerContactPerSweep},
+/// The report's "pgs" part.
+nlohmann::json describePgs(const PgsSeries& s, const SweepCost& c) {
+    const SeriesMeans &at50 = s.at50, &at200 = s.at200;
+    const SeriesMeans* floatAt = s.floatAt;
+    return {
+        {"nsPerContactPerSweep", c.nsPerContactPerSweep},
         {"rawNsPerContactPerSweepAt200", ratio(at200.seconds.solve, 200.0 * at200.contacts) * 1e9},
         {"rawNsPerContactPerSweepAt50", ratio(at50.seconds.solve, 50.0 * at50.contacts) * 1e9},
-        {"nsPerDetectedContactPerSweep", ratio(sweepSlope, detected) * 1e9},
-        {"fixedNsPerContactPerStep", fixedNsPerContact},
-        {"parallelSpeedUp", ratio(at200.seconds.solve, at200Parallel.seconds.solve)},
-        {"parallelSpeedUpStep", ratio(at200.seconds.total(), at200Parallel.seconds.total())},
+        {"nsPerDetectedContactPerSweep", ratio(c.sweepSlope, c.detected) * 1e9},
+        {"fixedNsPerContactPerStep", c.fixedNsPerContact},
+        {"parallelSpeedUp", ratio(at200.seconds.solve, s.at200Parallel.seconds.solve)},
+        {"parallelSpeedUpStep", ratio(at200.seconds.total(), s.at200Parallel.seconds.total())},
         {"sweepsPerStep", {{"nit50", at50.iterations}, {"nit200", at200.iterations}}},
         {"float",
          {{"nsPerContactPerSweep",
@@ -274,26 +303,20 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
           {"stepsPerSecond",
            {{"nit50", 1.0 / floatAt[0].seconds.total()},
             {"nit200", 1.0 / floatAt[1].seconds.total()}}}}}};
-    for (auto& [name, m] : methods.items())
-        if (m.contains("nsPerContactPerIteration"))
-            m["overPgsSweep"] = m["nsPerContactPerIteration"].get<double>() / nsPerContactPerSweep;
-    out["methods"] = methods;
-    if (interior["bed"].contains("oneThread"))
-        interior["bed"]["newtonStepOverPgsSweep"] =
-            interior["bed"]["oneThread"]["nsPerContactPerNewtonStep"].get<double>() /
-            nsPerContactPerSweep;
-    out["interiorPoint"] = interior;
-    out["collision"] = {{"nsPerParticle", ratio(collideSeconds, n) * 1e9},
-                        {"nsPerContact", ratio(collideSeconds, contacts) * 1e9}};
-    out["stepsPerSecond"] = {{"nit50", 1.0 / at50.seconds.total()},
-                             {"nit200", 1.0 / at200.seconds.total()}};
-    out["phasesMs"] = {{"nit50", phasesMs(at50.seconds)}, {"nit200", phasesMs(at200.seconds)}};
-    out["impactStage"] = {{"nit50", impactStage(at50)}, {"nit200", impactStage(at200)}};
-    out["smooth"] = {
+}
+
+/// The report's "smooth" part: the smooth DEM beside the semi-smooth series at N_it = 50.
+nlohmann::json describeSmooth(const BenchSeries& b) {
+    const SeriesMeans& sm = b.smooth.means;
+    const SeriesMeans& at50 = b.pgs.at50;
+    const double semiRate = b.semiStep / at50.seconds.total();  // simulated s per wall s
+    const double smoothRate = b.smooth.timeStep / sm.seconds.total();
+    const int n = b.particles;
+    return {
         {"kernel", smoothBatchKernel(SimdLevel::Auto).name},
-        {"timeStep", smooth.timeStep},
-        {"stabilityLimit", limit},
-        {"timeStepRatio", semiStep / smooth.timeStep},
+        {"timeStep", b.smooth.timeStep},
+        {"stabilityLimit", b.smooth.stabilityLimit},
+        {"timeStepRatio", b.semiStep / b.smooth.timeStep},
         {"stepsPerSecond", 1.0 / sm.seconds.total()},
         {"contacts", sm.contacts},
         {"phasesMs", phasesMs(sm.seconds)},
@@ -301,6 +324,11 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
         {"semiSmoothNsPerParticlePerStep", at50.seconds.total() / n * 1e9},
         {"simulatedSecondsPerWallSecond", {{"semiSmoothNit50", semiRate}, {"smooth", smoothRate}}},
         {"semiSmoothOverSmooth", semiRate / smoothRate}};
+}
+
+/// The report's "reduction" part.
+nlohmann::json describeReduction(const ReductionSeries& r) {
+    const SeriesMeans &resolved = r.resolved, &reduced = r.reduced, &trial = r.trial;
     // Servin & Wang's model (Eq. 39) with the overhead δ measured here: t_mod over the resolved
     // step. γ = 1/3 assumes N_it shrinks with the reduced system (equal error, 3D volume);
     // at a fixed N_it, as timed here, the solve shrinks only with the contacts (γ = 0).
@@ -308,27 +336,113 @@ nlohmann::json runBenchmarks(const BenchOptions& options) {
         return 1.0 / (delta + std::pow(1.0 - h, 1.0 + gamma));
     };
     const double delta = reduced.seconds.reduce / resolved.seconds.total();
-    out["reduction"] = {
-        {"iterations", 150},
-        {"reductionLevel", reduced.reductionLevel},
-        {"stepsPerSecond",
-         {{"resolved", 1.0 / resolved.seconds.total()},
-          {"reduced", 1.0 / reduced.seconds.total()},
-          {"trialSplit", 1.0 / trial.seconds.total()}}},
-        {"speedUp", resolved.seconds.total() / reduced.seconds.total()},
-        {"speedUpTrialSplit", resolved.seconds.total() / trial.seconds.total()},
-        {"reductionLevelTrialSplit", trial.reductionLevel},
-        {"overheadDelta", delta},
-        {"modelSpeedUpFixedIterations", model(reduced.reductionLevel, delta, 0.0)},
-        {"modelSpeedUpEq39Gamma1over3", model(reduced.reductionLevel, delta, 1.0 / 3.0)},
-        {"phasesMs",
-         {{"resolved", phasesMs(resolved.seconds)},
-          {"reduced", phasesMs(reduced.seconds)},
-          {"trialSplit", phasesMs(trial.seconds)}}}};
-    out["rain"] = rain;
-    out["silo"] = silo;
-    out["quick"] = options.quick;
+    return {{"iterations", 150},
+            {"reductionLevel", reduced.reductionLevel},
+            {"stepsPerSecond",
+             {{"resolved", 1.0 / resolved.seconds.total()},
+              {"reduced", 1.0 / reduced.seconds.total()},
+              {"trialSplit", 1.0 / trial.seconds.total()}}},
+            {"speedUp", resolved.seconds.total() / reduced.seconds.total()},
+            {"speedUpTrialSplit", resolved.seconds.total() / trial.seconds.total()},
+            {"reductionLevelTrialSplit", trial.reductionLevel},
+            {"overheadDelta", delta},
+            {"modelSpeedUpFixedIterations", model(reduced.reductionLevel, delta, 0.0)},
+            {"modelSpeedUpEq39Gamma1over3", model(reduced.reductionLevel, delta, 1.0 / 3.0)},
+            {"phasesMs",
+             {{"resolved", phasesMs(resolved.seconds)},
+              {"reduced", phasesMs(reduced.seconds)},
+              {"trialSplit", phasesMs(trial.seconds)}}}};
+}
+
+/// The report of a run (see runBenchmarks in bench_runner.hpp).
+nlohmann::json reportBench(const BenchSeries& b) {
+    const SeriesMeans &at50 = b.pgs.at50, &at200 = b.pgs.at200;
+    const SweepCost cost = computeSweepCost(b.pgs);
+    const double collideSeconds = 0.5 * (at50.seconds.collide + at200.seconds.collide);
+    nlohmann::json out;
+    out["machine"] = describeMachine();
+    out["machine"]["threadsUsed"] = resolveThreads(0);
+    out["machine"]["simd"] = pgsKernel(SimdLevel::Auto).name;
+    out["scene"] = {{"name", "bed"},
+                    {"particles", b.particles},
+                    {"diameter", kDiameter},
+                    {"contacts", at50.contacts},
+                    {"speculativeContacts", at50.speculative},
+                    {"kineticEnergy", at50.kineticEnergy},
+                    {"timeStep", b.semiStep},
+                    {"settleTime", b.settleTime},
+                    {"settleWallSeconds", b.settleWall},
+                    {"timedSteps", b.steps}};
+    out["pgs"] = describePgs(b.pgs, cost);
+    nlohmann::json methods = b.methods;
+    for (auto& [name, m] : methods.items())
+        if (m.contains("nsPerContactPerIteration"))
+            m["overPgsSweep"] =
+                m["nsPerContactPerIteration"].get<double>() / cost.nsPerContactPerSweep;
+    out["methods"] = methods;
+    nlohmann::json interior = b.interior;
+    if (interior["bed"].contains("oneThread"))
+        interior["bed"]["newtonStepOverPgsSweep"] =
+            interior["bed"]["oneThread"]["nsPerContactPerNewtonStep"].get<double>() /
+            cost.nsPerContactPerSweep;
+    out["interiorPoint"] = interior;
+    out["collision"] = {{"nsPerParticle", ratio(collideSeconds, b.particles) * 1e9},
+                        {"nsPerContact", ratio(collideSeconds, cost.contacts) * 1e9}};
+    out["stepsPerSecond"] = {{"nit50", 1.0 / at50.seconds.total()},
+                             {"nit200", 1.0 / at200.seconds.total()}};
+    out["phasesMs"] = {{"nit50", phasesMs(at50.seconds)}, {"nit200", phasesMs(at200.seconds)}};
+    out["impactStage"] = {{"nit50", impactStage(at50)}, {"nit200", impactStage(at200)}};
+    out["smooth"] = describeSmooth(b);
+    out["reduction"] = describeReduction(b.reduction);
+    out["rain"] = b.rain;
+    out["silo"] = b.silo;
+    out["quick"] = b.quick;
     return out;
+}
+
+}  // namespace
+
+nlohmann::json runBenchmarks(const BenchOptions& options) {
+    BenchSeries b;
+    b.particles = options.quick ? 2000 : options.particles;
+    b.settleTime = options.quick ? 1.0 : 1.5;  // s
+    b.steps = options.quick ? 10 : 40;
+    b.quick = options.quick;
+    const int n = b.particles;
+    if (n < 1)
+        return {{"error", "bench: particles: must be at least 1 (got " + std::to_string(n) + ")"}};
+
+    // Settle: drop the lattice into a bed and let it come to rest at N_it = 50, so the timed
+    // steps see the contact network of a static packing rather than a falling cloud.
+    StepSettings settings = benchSettings();
+    const Progress& progress = options.progress;
+    report(progress, "building a bed of " + std::to_string(n) + " spheres");
+    const auto settleStart = Clock::now();
+    Expected<World> created = settledBed(n, b.settleTime, settings, progress);
+    if (!created) return reportBenchError(created.error());
+    b.settleWall = std::chrono::duration<double>(Clock::now() - settleStart).count();
+    World& world = *created;
+
+    if (auto e = timePgsSeries(world, settings, b.steps, progress, b.pgs))
+        return reportBenchError(*e);
+    // The accelerated methods on the same rows: their cost per iteration, the same slope
+    // between 50 and 200 iterations (validation solver-accuracy counts their iterations).
+    b.methods = {{"nncg", timeIterationCost(world, settings, b.steps, progress, "nncg", "NNCG")},
+                 {"apgd", timeIterationCost(world, settings, b.steps, progress, "apgd", "APGD")}};
+    if (auto e = world.applySettings(settings)) return reportBenchError(*e);
+    b.interior = timeInteriorPoint(world, options);
+    if (auto e = timeReduction(world, settings, b.steps, progress, b.reduction))
+        return reportBenchError(*e);
+    b.semiStep = settings.timeStep;
+    if (auto e = timeSmooth(world, b.steps, progress, b.smooth)) return reportBenchError(*e);
+
+    // Grains raining onto the bed (detection of fast pairs, the impact stage), then the app's
+    // live silo on every core.
+    if (auto e = world.applySettings(settings)) return reportBenchError(*e);
+    b.rain = rainOntoBed(world, b.steps, options.quick ? 400.0 : 2000.0, progress);
+    b.silo = liveSilo(options.quick ? 1.0 : 8.0, progress);
+    report(progress, "done");
+    return reportBench(b);
 }
 
 }  // namespace ndem::bench

@@ -2,6 +2,7 @@
 
 #include "core/parallel.hpp"
 #include "io/scene_file.hpp"
+#include "solve/pgs/pgs_settings.hpp"
 
 #include <chrono>
 
@@ -104,8 +105,9 @@ nlohmann::json liveSilo(double seconds, const std::function<void(const std::stri
             {"meanOverlap", last.meanOverlap},
             {"maxOverlap", last.maxOverlap},
             {"iterations", world.settings().iterations},
-            {"method", kSolverMethodNames[static_cast<int>(world.settings().method)]},
-            {"precision", kSolverPrecisionNames[static_cast<int>(world.settings().precision)]},
+            {"method", world.settings().method},
+            {"precision", kSolverPrecisionNames[static_cast<int>(
+                              world.settings().solverBlocks.get<PgsSettings>().precision)]},
             {"threads", resolveThreads(world.settings().threads)},
             {"contacts", last.contacts},
             {"phasesMs", phaseMeans(sum, steps)}};

@@ -1,4 +1,4 @@
-# Fails if any engine source includes Qt, OpenGL or Dear ImGui headers (DESIGN.md: the engine
+# Fails if any engine source includes Qt, OpenGL or Dear ImGui headers (docs/architecture.md, "Layers": the engine
 # never depends on them).
 file(GLOB_RECURSE sources ${ENGINE_DIR}/*.hpp ${ENGINE_DIR}/*.cpp ${ENGINE_DIR}/*.h)
 set(bad "")

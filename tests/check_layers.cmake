@@ -7,24 +7,24 @@
 # a/b of whichever root it resolves in (engine/, app/, bench/, validation/), a bare "x.hpp" to
 # the including file's own folder or, failing that, to bench/ or validation/.
 cmake_policy(SET CMP0057 NEW)
-set(engine "engine/core;engine/collide;engine/solve/rows;engine/solve/pgs;engine/solve/nscd")
-list(APPEND engine "engine/solve/convex;engine/solve;engine/dem;engine/reduce;engine/world")
-list(APPEND engine "engine/measure;engine/io")
+set(engine "engine/core;engine/collide;engine/solve/rows;engine/solve/method;engine/solve/pgs")
+list(APPEND engine "engine/solve/nscd;engine/solve/convex;engine/solve;engine/dem")
+list(APPEND engine "engine/reduce;engine/world;engine/measure;engine/io")
 
+# Each folder's row: the folders it may include besides its own, lowest first.
 set(allowed_engine/core "")
 set(allowed_engine/collide "engine/core")
 set(allowed_engine/solve/rows "engine/core;engine/collide")
-set(allowed_engine/solve/pgs "engine/core;engine/collide;engine/solve/rows")
-set(allowed_engine/solve/nscd "engine/core;engine/collide;engine/solve/rows")
-set(allowed_engine/solve/convex "engine/core;engine/collide;engine/solve/rows;engine/solve/nscd")
-set(allowed_engine/solve "engine/core;engine/collide;engine/solve/rows;engine/solve/pgs")
-list(APPEND allowed_engine/solve "engine/solve/nscd;engine/solve/convex")
+# What a contact solver is (ContactSolver, StepProblem, SolveReport) and the registry.
+set(allowed_engine/solve/method ${allowed_engine/solve/rows} "engine/solve/rows")
+set(allowed_engine/solve/pgs ${allowed_engine/solve/method} "engine/solve/method")
+set(allowed_engine/solve/nscd ${allowed_engine/solve/pgs} "engine/solve/pgs")
+set(allowed_engine/solve/convex ${allowed_engine/solve/nscd} "engine/solve/nscd")
+# The families' registration and the whole list of keys.
+set(allowed_engine/solve ${allowed_engine/solve/convex} "engine/solve/convex")
 set(allowed_engine/dem "engine/core;engine/collide;engine/solve/rows")
-set(allowed_engine/reduce "engine/core;engine/collide;engine/solve/rows;engine/solve/pgs")
-list(APPEND allowed_engine/reduce "engine/solve")
-set(allowed_engine/world "engine/core;engine/collide;engine/solve/rows;engine/solve/pgs")
-list(APPEND allowed_engine/world "engine/solve/nscd;engine/solve/convex;engine/solve")
-list(APPEND allowed_engine/world "engine/dem;engine/reduce")
+set(allowed_engine/reduce ${allowed_engine/solve} "engine/solve")
+set(allowed_engine/world ${allowed_engine/reduce} "engine/dem;engine/reduce")
 set(allowed_engine/measure ${allowed_engine/world} "engine/world")
 set(allowed_engine/io ${allowed_engine/measure} "engine/measure")
 # The `ndem` command: the whole engine, the benchmarks and the reproductions it runs.

@@ -12,13 +12,14 @@ namespace ndem::cli::validation {
 
 namespace {
 
-CaseReport run(const Context& ctx) {
-    CaseReport report;
-    report.id = "janssen";
-    report.title = "Silo: wall pressure saturates with depth (Janssen)";
-    report.source =
-        "servin-2014 Sec. 4.2.1, 5.1, Fig. 3–4 (p0 = 990 Pa on the axis at the "
-        "bottom, N_it = 500)";
+/// The silo the runs fill and the sweep count of its converged runs.
+struct Silo {
+    int high;
+    std::string scene;
+    std::vector<Override> base;
+};
+
+Silo chooseSilo(const Context& ctx, CaseReport& report) {
     const int high = ctx.quick() ? 100 : 500;
     std::string scene = "assets/scenes/silo-9d.json";
     std::vector<Override> base;
@@ -41,11 +42,22 @@ CaseReport run(const Context& ctx) {
             "pressure in strips of 5 d; hydrostatic ρ_b g (H − z) with the bulk "
             "density of the fill; Janssen curve p_sat (1 − exp(−(H − z)/λ)) fitted.";
     }
+    return {high, scene, base};
+}
+
+/// The runs, and those at N_it = high, one per packing.
+struct Plan {
+    std::vector<RunSpec> specs;
+    std::vector<size_t> packings;
+};
+
+Plan planRuns(const Context& ctx, const Silo& silo) {
+    const int high = silo.high;
     std::vector<RunSpec> specs;
     // N_it = 10 twice: in the papers' sequential sweep order (their claim is about that
     // PGS) and in the engine's default graph-coloured order.
     for (auto [it, order] : {std::pair{high, "coloured"}, {10, "sequential"}, {10, "coloured"}}) {
-        RunSpec s{scene, base, std::nullopt};
+        RunSpec s{silo.scene, silo.base, std::nullopt};
         s.overrides.push_back({"solver.iterations", std::to_string(it)});
         s.overrides.push_back({"solver.order", order});
         s.startFirst = it == high;
@@ -62,10 +74,14 @@ CaseReport run(const Context& ctx) {
         packings.push_back(specs.size());
         specs.push_back(s);
     }
-    const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
-    auto wp = [&](size_t i, const char* k) { return runs[i].scalar("wallPressure", k); };
-    const std::string hi = "N_it = " + std::to_string(high);
+    return {specs, packings};
+}
 
+/// Fig. 3–4: the converged wall pressure saturates, the 10-sweep runs' follows the hydrostatic
+/// line and their column is compressed.
+void scoreSaturation(const std::vector<RunOutcome>& runs, const std::string& hi,
+                     CaseReport& report) {
+    auto wp = [&](size_t i, const char* k) { return runs[i].scalar("wallPressure", k); };
     const double ratioHigh = wp(0, "bottomRatio"), ratioLow = wp(1, "bottomRatio");
     report.checks.push_back({"bottom-strip wall pressure / hydrostatic, " + hi,
                              "well below 1: saturates (Fig. 3–4)", num(ratioHigh, 3),
@@ -102,32 +118,39 @@ CaseReport run(const Context& ctx) {
              "compressed (< 40 % for 7.5 k grains)", num(100 * heightRatio, 3) + " %",
              heightRatio < 0.95 ? "compressed" : "differs", heightRatio < 0.95});
     }
-    if (!ctx.quick()) {
-        // Fig. 4's p0, read as tr σ/3 and as the vertical stress σ_zz (servin-2014 does not say).
-        // Judged on the mean over the packings; the scatter is reported beside it.
-        for (const char* key : {"pressureAtBottom", "sigmaZZAtBottom"}) {
-            const auto [p0, spread] = spreadOf(runs, packings, "axisPressure", key);
-            const bool ok = std::abs(p0 - 990.0) / 990.0 < 0.25;
-            report.checks.push_back(
-                {std::string("axis ") +
-                     (key[0] == 'p' ? "pressure tr σ/3" : "vertical stress σ_zz") +
-                     " at the bottom p0, N_it = 500, mean of " + std::to_string(packings.size()) +
-                     " packings",
-                 "990 Pa (Fig. 4)", num(p0, 3) + " ± " + num(spread, 2) + " Pa",
-                 ok ? "reproduced (within 25 %)" : "differs (see findings)", ok});
-        }
-        const auto [pSat, pSatSpread] = spreadOf(runs, packings, "wallPressure", "pSat");
-        report.checks.push_back(
-            {"Janssen p_sat over " + std::to_string(packings.size()) + " packings, N_it = 500", "–",
-             num(pSat, 3) + " ± " + num(pSatSpread, 2) + " Pa", "reported", true});
+}
+
+/// Fig. 4's p0, read as tr σ/3 and as the vertical stress σ_zz (servin-2014 does not say).
+/// Judged on the mean over the packings; the scatter is reported beside it.
+void scoreBottomPressure(const std::vector<RunOutcome>& runs, const std::vector<size_t>& packings,
+                         CaseReport& report) {
+    for (const char* key : {"pressureAtBottom", "sigmaZZAtBottom"}) {
+        const auto [p0, spread] = spreadOf(runs, packings, "axisPressure", key);
+        const bool ok = std::abs(p0 - 990.0) / 990.0 < 0.25;
+        report.checks.push_back({std::string("axis ") +
+                                     (key[0] == 'p' ? "pressure tr σ/3" : "vertical stress σ_zz") +
+                                     " at the bottom p0, N_it = 500, mean of " +
+                                     std::to_string(packings.size()) + " packings",
+                                 "990 Pa (Fig. 4)", num(p0, 3) + " ± " + num(spread, 2) + " Pa",
+                                 ok ? "reproduced (within 25 %)" : "differs (see findings)", ok});
     }
+    const auto [pSat, pSatSpread] = spreadOf(runs, packings, "wallPressure", "pSat");
+    report.checks.push_back(
+        {"Janssen p_sat over " + std::to_string(packings.size()) + " packings, N_it = 500", "–",
+         num(pSat, 3) + " ± " + num(pSatSpread, 2) + " Pa", "reported", true});
+}
+
+void scoreOverlap(const std::vector<RunOutcome>& runs, const std::string& hi, CaseReport& report) {
     const double overlapHigh = runs[0].scalar("contactErrors", "meanOverlapError");
     const double overlapLow = runs[1].scalar("contactErrors", "meanOverlapError");
     report.checks.push_back(
         {"mean overlap ⟨ε_c⟩, " + hi + " / N_it = 10", "grows with fewer sweeps",
          num(overlapHigh, 2) + " / " + num(overlapLow, 2),
          overlapLow > overlapHigh ? "trend holds" : "differs", overlapLow > overlapHigh});
+}
 
+void writeFigures(const Context& ctx, const std::vector<RunOutcome>& runs, const std::string& hi,
+                  CaseReport& report) {
     const char* suffix[] = {"high", "10", "10_coloured"};
     const std::string label[] = {hi, "N_it = 10, sequential order", "N_it = 10, coloured order"};
     std::vector<Plot> plots;
@@ -136,22 +159,17 @@ CaseReport run(const Context& ctx) {
         if (!m || !m->tables.count("profile")) continue;
         const Table& t = m->tables.at("profile");
         const std::string csv = ctx.csv(report.id, std::string("wall_pressure_") + suffix[i], t);
-        Plot p;
-        p.png = std::string("wall_pressure_") + suffix[i] + ".png";
-        p.title = "Wall pressure vs depth, " + label[i];
-        p.xLabel = "depth H − z (m)";
-        p.yLabel = "wall pressure (Pa)";
+        Plot p = makePlot(std::string("wall_pressure_") + suffix[i] + ".png",
+                          "Wall pressure vs depth, " + label[i], "depth H − z (m)",
+                          "wall pressure (Pa)");
         const int x = columnOf(t, "depth");
         p.lines = {{csv, x, columnOf(t, "pressure"), "measured (strips of 5 d)", "points"},
                    {csv, x, columnOf(t, "hydrostatic"), "hydrostatic ρ_b g (H − z)", "lines"},
                    {csv, x, columnOf(t, "janssen"), "Janssen fit", "lines"}};
         plots.push_back(p);
     }
-    Plot axis;
-    axis.png = "axis_pressure.png";
-    axis.title = "Pressure along the centre axis (servin-2014 Fig. 4)";
-    axis.xLabel = "height z (m)";
-    axis.yLabel = "pressure (Pa)";
+    Plot axis = makePlot("axis_pressure.png", "Pressure along the centre axis (servin-2014 Fig. 4)",
+                         "height z (m)", "pressure (Pa)");
     for (size_t i = 0; i < std::size(suffix); ++i)
         if (const MeasurementResult* m = runs[i].measurement("axisPressure"))
             if (m->tables.count("profile")) {
@@ -161,6 +179,20 @@ CaseReport run(const Context& ctx) {
             }
     plots.push_back(axis);
     ctx.plot(report.id, plots, report);
+}
+
+CaseReport run(const Context& ctx) {
+    CaseReport report = openReport("janssen", "Silo: wall pressure saturates with depth (Janssen)",
+                                   "servin-2014 Sec. 4.2.1, 5.1, Fig. 3–4 (p0 = 990 Pa on the "
+                                   "axis at the bottom, N_it = 500)");
+    const Silo silo = chooseSilo(ctx, report);
+    const Plan plan = planRuns(ctx, silo);
+    const std::vector<RunOutcome> runs = ctx.run(plan.specs, report.id);
+    const std::string hi = "N_it = " + std::to_string(silo.high);
+    scoreSaturation(runs, hi, report);
+    if (!ctx.quick()) scoreBottomPressure(runs, plan.packings, report);
+    scoreOverlap(runs, hi, report);
+    writeFigures(ctx, runs, hi, report);
     return report;
 }
 

@@ -128,13 +128,15 @@ Table reductionSeries(const RunOutcome& r) {
     return t;
 }
 
-CaseReport run(const Context& ctx) {
-    CaseReport report;
-    report.id = "model-reduction";
-    report.title = "Adaptive model reduction: reduction level, angles of repose, speed-up";
-    report.source = "servin-wang Sec. 4–6, Table 2–3, Fig. 11–12, Eq. 39";
-    const int grains = ctx.quick() ? 600 : 3363;
-    const double emitTime = grains / 300.0;
+/// The mean reduction level of run i from `from` (s).
+double hWindow(const std::vector<RunOutcome>& runs, size_t i, double from) {
+    return windowMean(runs[i], from, &RunRecorder::Sample::reductionLevel);
+}
+
+CaseReport describeCase(const Context& ctx, int grains) {
+    CaseReport report = openReport(
+        "model-reduction", "Adaptive model reduction: reduction level, angles of repose, speed-up",
+        "servin-wang Sec. 4–6, Table 2–3, Fig. 11–12, Eq. 39");
     report.method =
         "Reference (resolved) and reduced runs of the same scene with Table 1 parameters and the "
         "Table 2 thresholds (`reduction.*` defaults, which add a rolling split at 2 rad/s to Table "
@@ -158,6 +160,64 @@ CaseReport run(const Context& ctx) {
             "the flow is established, as in the paper), 12 s, averaged over 6–12 s. Collapse: "
             "`assets/scenes/collapse.json`, reference N_it = 500 vs trial split at 150, reduction "
             "from 3.5 s (the grains at rest, before the release at 4 s).";
+    return report;
+}
+
+/// The full case's runs past the two piles, in the order of RunIndex.
+void addFullRuns(std::vector<RunSpec>& specs, const RunSpec& pile) {
+    specs.push_back(
+        {"assets/scenes/conveyor.json", with(tableOne(150), {kConveyorDuration}), std::nullopt});
+    specs.push_back({"assets/scenes/conveyor.json",
+                     with(tableOne(150), {kReduced, kConveyorSensor, kConveyorDuration}),
+                     std::nullopt});
+    const std::vector<Override> drum = {{"walls.drum.speed", "0.5"},
+                                        {"contact.law", "linear"},
+                                        {"materials.grain.linearStiffness", "3000"},
+                                        {"duration", "12"},
+                                        {"measurements.drum.from", "6"}};
+    specs.push_back(
+        {"assets/scenes/drum.json", with(drum, {{"solver.iterations", "500"}}), std::nullopt});
+    specs.push_back(
+        {"assets/scenes/drum.json",
+         with(drum, {{"solver.iterations", "150"}, kReduced, kDrumReducedFrom, kDrumLiftSensor}),
+         std::nullopt});
+    specs.push_back({"assets/scenes/drum.json",
+                     with(drum, {{"solver.iterations", "150"}, kReduced, kDrumReducedFrom, kTrial}),
+                     std::nullopt});
+    specs.push_back({"assets/scenes/collapse.json", {{"solver.iterations", "500"}}, std::nullopt});
+    specs.push_back({"assets/scenes/collapse.json",
+                     {{"solver.iterations", "150"}, kReduced, kCollapseReducedFrom, kTrial},
+                     std::nullopt});
+    // The paper's own Table 2 (no rolling split) on the pile and the drum, and the conveyor
+    // reduced at a third of the sweeps (equal accuracy, Eq. 38–39).
+    RunSpec pileTable2 = pile;
+    pileTable2.overrides.push_back(kTable2Rolling);
+    specs.push_back(pileTable2);
+    specs.push_back({"assets/scenes/drum.json",
+                     with(drum, {{"solver.iterations", "150"},
+                                 kReduced,
+                                 kDrumReducedFrom,
+                                 kDrumLiftSensor,
+                                 kTable2Rolling}),
+                     std::nullopt});
+    specs.push_back({"assets/scenes/conveyor.json",
+                     with(tableOne(50), {kReduced, kConveyorSensor, kConveyorDuration}),
+                     std::nullopt});
+    // The paper's ref-500: a reference whose ridge does not creep under an unconverged solve.
+    // Four times the others' cost, so it starts first.
+    specs.push_back({"assets/scenes/conveyor.json", with(tableOne(500), {kConveyorDuration}),
+                     std::nullopt, true});
+}
+
+/// The runs (in the order of RunIndex, then the quick subset's further pours) and the pile's
+/// (resolved, reduced) pairs.
+struct Plan {
+    std::vector<RunSpec> specs;
+    std::vector<std::pair<size_t, size_t>> pilePairs;
+};
+
+Plan planRuns(const Context& ctx, int grains) {
+    const double emitTime = grains / 300.0;
     std::vector<RunSpec> specs;
     // Warm started: a cold 150-sweep pile creeps down (see the angle-of-repose findings), and a
     // reduced one does not, which would compare the creep rather than the reduction.
@@ -169,53 +229,7 @@ CaseReport run(const Context& ctx) {
     specs.push_back(pile);
     pile.overrides.push_back(kReduced);
     specs.push_back(pile);
-    if (!ctx.quick()) {
-        specs.push_back({"assets/scenes/conveyor.json", with(tableOne(150), {kConveyorDuration}),
-                         std::nullopt});
-        specs.push_back({"assets/scenes/conveyor.json",
-                         with(tableOne(150), {kReduced, kConveyorSensor, kConveyorDuration}),
-                         std::nullopt});
-        const std::vector<Override> drum = {{"walls.drum.speed", "0.5"},
-                                            {"contact.law", "linear"},
-                                            {"materials.grain.linearStiffness", "3000"},
-                                            {"duration", "12"},
-                                            {"measurements.drum.from", "6"}};
-        specs.push_back(
-            {"assets/scenes/drum.json", with(drum, {{"solver.iterations", "500"}}), std::nullopt});
-        specs.push_back(
-            {"assets/scenes/drum.json",
-             with(drum,
-                  {{"solver.iterations", "150"}, kReduced, kDrumReducedFrom, kDrumLiftSensor}),
-             std::nullopt});
-        specs.push_back(
-            {"assets/scenes/drum.json",
-             with(drum, {{"solver.iterations", "150"}, kReduced, kDrumReducedFrom, kTrial}),
-             std::nullopt});
-        specs.push_back(
-            {"assets/scenes/collapse.json", {{"solver.iterations", "500"}}, std::nullopt});
-        specs.push_back({"assets/scenes/collapse.json",
-                         {{"solver.iterations", "150"}, kReduced, kCollapseReducedFrom, kTrial},
-                         std::nullopt});
-        // The paper's own Table 2 (no rolling split) on the pile and the drum, and the conveyor
-        // reduced at a third of the sweeps (equal accuracy, Eq. 38–39).
-        RunSpec pileTable2 = pile;
-        pileTable2.overrides.push_back(kTable2Rolling);
-        specs.push_back(pileTable2);
-        specs.push_back({"assets/scenes/drum.json",
-                         with(drum, {{"solver.iterations", "150"},
-                                     kReduced,
-                                     kDrumReducedFrom,
-                                     kDrumLiftSensor,
-                                     kTable2Rolling}),
-                         std::nullopt});
-        specs.push_back({"assets/scenes/conveyor.json",
-                         with(tableOne(50), {kReduced, kConveyorSensor, kConveyorDuration}),
-                         std::nullopt});
-        // The paper's ref-500: a reference whose ridge does not creep under an unconverged solve.
-        // Four times the others' cost, so it starts first.
-        specs.push_back({"assets/scenes/conveyor.json", with(tableOne(500), {kConveyorDuration}),
-                         std::nullopt, true});
-    }
+    if (!ctx.quick()) addFullRuns(specs, pile);
     // A 600-grain pile's fitted angle scatters by ±4° from one pour to the next (29.9–40.9°
     // resolved over five emitter seeds), more than the tolerance, so the quick subset compares
     // the means of five pours; the full pile is one pour of 3363 grains (about ±1.5°).
@@ -229,14 +243,14 @@ CaseReport run(const Context& ctx) {
                 specs.push_back(pour);
             }
         }
-    const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
+    return {specs, pilePairs};
+}
+
+/// The pile: the resting pile merges, and its angle stays with the reference.
+void scorePile(const Context& ctx, const std::vector<RunOutcome>& runs,
+               const std::vector<std::pair<size_t, size_t>>& pilePairs, CaseReport& report) {
     auto angle = [&](size_t i) { return runs[i].scalar("angleOfRepose", "angle"); };
     auto h = [&](size_t i) { return runs[i].recorder.reductionLevel.mean(); };
-    auto speedUp = [&](size_t ref, size_t red) {
-        return runs[ref].wallSeconds / runs[red].wallSeconds;
-    };
-
-    // The pile: the resting pile merges, and its angle stays with the reference.
     double angleResolved = 0.0, angleReduced = 0.0, hEnd = 0.0, hMean = 0.0, wallResolved = 0.0,
            wallReduced = 0.0;
     for (const auto& [resolved, reduced] : pilePairs) {
@@ -262,128 +276,133 @@ CaseReport run(const Context& ctx) {
     report.checks.push_back(
         {"pile speed-up (whole run, emission included)" + pours, "5× at h = 0.7 (Eq. 39)",
          num(wallResolved / wallReduced, 3) + "× at mean h = " + num(hMean, 2), "reported", true});
-    if (!ctx.quick()) {
-        auto hWindow = [&](size_t i, double from) {
-            return windowMean(runs[i], from, &RunRecorder::Sample::reductionLevel);
-        };
+    if (!ctx.quick())
         report.checks.push_back({"pile, Table 2 as printed (no rolling split): reduced − resolved",
                                  "within 2°",
                                  num(angle(kPileTable2) - angle(kPileResolved), 2) + "° (" +
                                      num(angle(kPileTable2), 3) + "°)",
                                  "reported (findings)", true});
+}
 
-        // The conveyor: h in the stationary state, the angle, and what a step costs there.
-        const double hc = hWindow(kConveyorReduced, kConveyorFrom);
-        report.checks.push_back(
-            {"conveyor: reduction level (cs-150), 14–40 s", "≈ 85 %", num(100 * hc, 3) + " %",
-             std::abs(hc - 0.85) <= 0.1 ? "reproduced" : "differs", std::abs(hc - 0.85) <= 0.1});
-        auto ridge = [&](size_t i) {
-            const MeasurementResult* m = runs[i].measurement("angleOfRepose");
-            return m ? blockEstimate(m->series, "angle", kConveyorFrom, kConveyorEnd, 4)
-                     : BlockEstimate{};
-        };
-        auto blocks = [](const BlockEstimate& e) {
-            std::string s;
-            for (double m : e.blockMeans)
-                s += (s.empty() ? "" : ", ") + num(m, 3);
-            return s;
-        };
-        // Reduced − reference with the standard error of the difference, and the blocks behind it.
-        auto ridgeRow = [&](const std::string& quantity, const std::string& paper, size_t reduced,
-                            size_t reference) {
-            const BlockEstimate a = ridge(reduced), b = ridge(reference);
-            const double d = a.mean - b.mean;
-            report.checks.push_back({quantity, paper,
-                                     num(a.mean, 3) + "° vs " + num(b.mean, 3) + "°: " + num(d, 2) +
-                                         " ± " + num(std::hypot(a.error, b.error), 1) +
-                                         "° (blocks " + blocks(a) + " vs " + blocks(b) + ")",
-                                     std::abs(d) <= 2.0 ? "reproduced" : "differs (findings)",
-                                     std::abs(d) <= 2.0});
-        };
-        ridgeRow("conveyor angle 14–40 s, cs-150 − reference at N_it = 150 (blocks of 6.5 s)",
-                 "within 2° (40.3° vs 40.6°)", kConveyorReduced, kConveyorResolved);
-        ridgeRow("conveyor angle 14–40 s, cs-150 − reference at N_it = 500",
-                 "within 2° (40.3° vs 41.5°)", kConveyorReduced, kConveyorResolved500);
-        const BlockEstimate ridge150 = ridge(kConveyorResolved),
-                            ridge500 = ridge(kConveyorResolved500);
-        report.checks.push_back({"conveyor angle 14–40 s, reference N_it = 500 − N_it = 150",
-                                 "+0.9° (41.5° vs 40.6°)",
-                                 num(ridge500.mean - ridge150.mean, 2) + " ± " +
-                                     num(std::hypot(ridge500.error, ridge150.error), 1) + "°",
-                                 "reported", true});
-        report.checks.push_back({"conveyor speed-up, whole run (filling included)", "Eq. 39",
-                                 num(speedUp(kConveyorResolved, kConveyorReduced), 3) + "×",
-                                 "reported", true});
-        auto stepWindow = [&](size_t i) {
-            return windowMean(runs[i], kConveyorFrom, &RunRecorder::Sample::stepSeconds);
-        };
-        auto overlapWindow = [&](size_t i) {
-            return windowMean(runs[i], kConveyorFrom, &RunRecorder::Sample::meanOverlap);
-        };
-        // Eq. 39 with the overhead left out: γ = 0 at a fixed N_it, γ = 1/3 at equal error.
-        auto model = [&](double gamma) { return 1.0 / std::pow(1.0 - hc, 1.0 + gamma); };
-        report.checks.push_back(
-            {"conveyor speed-up per step, 14–40 s, N_it = 150 both",
-             "Eq. 39 (γ = 0): " + num(model(0.0), 2) + "×",
-             num(stepWindow(kConveyorResolved) / stepWindow(kConveyorReduced), 3) + "× (" +
-                 num(1e3 * stepWindow(kConveyorResolved), 3) + " → " +
-                 num(1e3 * stepWindow(kConveyorReduced), 3) + " ms)",
-             "reported", true});
-        const bool asAccurate =
-            overlapWindow(kConveyorReduced50) <= overlapWindow(kConveyorResolved);
-        const double equalSpeedUp = stepWindow(kConveyorResolved) / stepWindow(kConveyorReduced50);
-        report.checks.push_back(
-            {"conveyor at equal accuracy: reduced N_it = 50 vs resolved 150, ⟨δ/d⟩ "
-             "and speed-up per step",
-             "≥ 5× at h ≥ 70 % (issue); Eq. 39 (γ = 1/3): " + num(model(1.0 / 3.0), 2) + "×",
-             num(overlapWindow(kConveyorReduced50), 2) + " vs " +
-                 num(overlapWindow(kConveyorResolved), 2) + ", " + num(equalSpeedUp, 3) +
-                 "× (angle " + num(angle(kConveyorReduced50), 3) + "°)",
-             asAccurate && equalSpeedUp >= 5.0 ? "reproduced" : "differs",
-             asAccurate && equalSpeedUp >= 5.0});
+/// The conveyor's ridge angle in its stationary window, reduced and resolved.
+void scoreConveyorAngle(const std::vector<RunOutcome>& runs, CaseReport& report) {
+    auto ridge = [&](size_t i) {
+        const MeasurementResult* m = runs[i].measurement("angleOfRepose");
+        return m ? blockEstimate(m->series, "angle", kConveyorFrom, kConveyorEnd, 4)
+                 : BlockEstimate{};
+    };
+    auto blocks = [](const BlockEstimate& e) {
+        std::string s;
+        for (double m : e.blockMeans)
+            s += (s.empty() ? "" : ", ") + num(m, 3);
+        return s;
+    };
+    // Reduced − reference with the standard error of the difference, and the blocks behind it.
+    auto ridgeRow = [&](const std::string& quantity, const std::string& paper, size_t reduced,
+                        size_t reference) {
+        const BlockEstimate a = ridge(reduced), b = ridge(reference);
+        const double d = a.mean - b.mean;
+        report.checks.push_back({quantity, paper,
+                                 num(a.mean, 3) + "° vs " + num(b.mean, 3) + "°: " + num(d, 2) +
+                                     " ± " + num(std::hypot(a.error, b.error), 1) + "° (blocks " +
+                                     blocks(a) + " vs " + blocks(b) + ")",
+                                 std::abs(d) <= 2.0 ? "reproduced" : "differs (findings)",
+                                 std::abs(d) <= 2.0});
+    };
+    ridgeRow("conveyor angle 14–40 s, cs-150 − reference at N_it = 150 (blocks of 6.5 s)",
+             "within 2° (40.3° vs 40.6°)", kConveyorReduced, kConveyorResolved);
+    ridgeRow("conveyor angle 14–40 s, cs-150 − reference at N_it = 500",
+             "within 2° (40.3° vs 41.5°)", kConveyorReduced, kConveyorResolved500);
+    const BlockEstimate ridge150 = ridge(kConveyorResolved), ridge500 = ridge(kConveyorResolved500);
+    report.checks.push_back({"conveyor angle 14–40 s, reference N_it = 500 − N_it = 150",
+                             "+0.9° (41.5° vs 40.6°)",
+                             num(ridge500.mean - ridge150.mean, 2) + " ± " +
+                                 num(std::hypot(ridge500.error, ridge150.error), 1) + "°",
+                             "reported", true});
+}
 
-        // The drum. The paper's contact + sensor drum is overly rigid ("high lifting of material",
-        // 5° above its reference) at h = 70 ± 10 % (50–75 % over time); its trial split keeps
-        // the reference's angle. Both are checked against our own reference (its angle is a
-        // drum-case finding), with the paper's offsets.
-        auto drumAngle = [&](size_t i) { return runs[i].scalar("drum", "dynamicAngle"); };
-        const double ref = drumAngle(kDrumResolved);
-        report.checks.push_back(
-            {"drum reference, N_it = 500", "44 ± 3°", num(ref, 3) + "°", "reported", true});
-        auto drumRow = [&](size_t i) {
-            return num(100 * hWindow(i, 6.0), 3) + " % / " + num(drumAngle(i) - ref, 2) + "° (" +
-                   num(drumAngle(i), 3) + "°)";
-        };
-        const double hSensor = hWindow(kDrumSensor, 6.0), dSensor = drumAngle(kDrumSensor) - ref;
-        // The paper's +5 ± 5° as stated; h within 70 ± 10 % widened to the 50 % its own
-        // curve dips to.
-        const bool sensorOk = hSensor >= 0.5 && hSensor <= 0.8 && dSensor >= 0.0 && dSensor <= 10.0;
-        report.checks.push_back({"drum, contact + sensor split: h / angle − reference",
-                                 "70 ± 10 % / +5 ± 5° (49° vs 44°)", drumRow(kDrumSensor),
-                                 sensorOk ? "reproduced" : "differs", sensorOk});
-        report.checks.push_back({"drum, contact + sensor split with Table 2 as printed",
-                                 "70 ± 10 % / +5 ± 5°", drumRow(kDrumSensorTable2),
-                                 "reported (findings)", true});
-        const double hTrial = hWindow(kDrumTrial, 6.0), dTrial = drumAngle(kDrumTrial) - ref;
-        const bool trialOk = std::abs(hTrial - 0.4) <= 0.1 && std::abs(dTrial) <= 3.0;
-        report.checks.push_back({"drum, trial split: h / angle − reference",
-                                 "40 ± 10 % / 0 ± 3° (44° vs 44°)", drumRow(kDrumTrial),
-                                 trialOk ? "reproduced" : "differs", trialOk});
+/// The conveyor: h in the stationary state, the angle, and what a step costs there.
+void scoreConveyor(const std::vector<RunOutcome>& runs, CaseReport& report) {
+    const double hc = hWindow(runs, kConveyorReduced, kConveyorFrom);
+    report.checks.push_back(
+        {"conveyor: reduction level (cs-150), 14–40 s", "≈ 85 %", num(100 * hc, 3) + " %",
+         std::abs(hc - 0.85) <= 0.1 ? "reproduced" : "differs", std::abs(hc - 0.85) <= 0.1});
+    scoreConveyorAngle(runs, report);
+    report.checks.push_back(
+        {"conveyor speed-up, whole run (filling included)", "Eq. 39",
+         num(runs[kConveyorResolved].wallSeconds / runs[kConveyorReduced].wallSeconds, 3) + "×",
+         "reported", true});
+    auto stepWindow = [&](size_t i) {
+        return windowMean(runs[i], kConveyorFrom, &RunRecorder::Sample::stepSeconds);
+    };
+    auto overlapWindow = [&](size_t i) {
+        return windowMean(runs[i], kConveyorFrom, &RunRecorder::Sample::meanOverlap);
+    };
+    // Eq. 39 with the overhead left out: γ = 0 at a fixed N_it, γ = 1/3 at equal error.
+    auto model = [&](double gamma) { return 1.0 / std::pow(1.0 - hc, 1.0 + gamma); };
+    report.checks.push_back({"conveyor speed-up per step, 14–40 s, N_it = 150 both",
+                             "Eq. 39 (γ = 0): " + num(model(0.0), 2) + "×",
+                             num(stepWindow(kConveyorResolved) / stepWindow(kConveyorReduced), 3) +
+                                 "× (" + num(1e3 * stepWindow(kConveyorResolved), 3) + " → " +
+                                 num(1e3 * stepWindow(kConveyorReduced), 3) + " ms)",
+                             "reported", true});
+    const bool asAccurate = overlapWindow(kConveyorReduced50) <= overlapWindow(kConveyorResolved);
+    const double equalSpeedUp = stepWindow(kConveyorResolved) / stepWindow(kConveyorReduced50);
+    report.checks.push_back(
+        {"conveyor at equal accuracy: reduced N_it = 50 vs resolved 150, ⟨δ/d⟩ "
+         "and speed-up per step",
+         "≥ 5× at h ≥ 70 % (issue); Eq. 39 (γ = 1/3): " + num(model(1.0 / 3.0), 2) + "×",
+         num(overlapWindow(kConveyorReduced50), 2) + " vs " +
+             num(overlapWindow(kConveyorResolved), 2) + ", " + num(equalSpeedUp, 3) + "× (angle " +
+             num(runs[kConveyorReduced50].scalar("angleOfRepose", "angle"), 3) + "°)",
+         asAccurate && equalSpeedUp >= 5.0 ? "reproduced" : "differs",
+         asAccurate && equalSpeedUp >= 5.0});
+}
 
-        const double collapseRef = runs[kCollapseResolved].scalar("slopeAngle", "finalAngle");
-        const double collapseTrial = runs[kCollapseTrial].scalar("slopeAngle", "finalAngle");
-        report.checks.push_back(
-            {"collapse, trial split − reference (N_it = 500)", "within 3° (paper: 37.5° vs 36.2°)",
-             num(collapseTrial, 3) + "° vs " + num(collapseRef, 3) + "°",
-             std::abs(collapseTrial - collapseRef) <= 3.0 ? "reproduced" : "differs",
-             std::abs(collapseTrial - collapseRef) <= 3.0});
-    }
+/// The drum. The paper's contact + sensor drum is overly rigid ("high lifting of material", 5°
+/// above its reference) at h = 70 ± 10 % (50–75 % over time); its trial split keeps the
+/// reference's angle. Both are checked against our own reference (its angle is a drum-case
+/// finding), with the paper's offsets.
+void scoreDrum(const std::vector<RunOutcome>& runs, CaseReport& report) {
+    auto drumAngle = [&](size_t i) { return runs[i].scalar("drum", "dynamicAngle"); };
+    const double ref = drumAngle(kDrumResolved);
+    report.checks.push_back(
+        {"drum reference, N_it = 500", "44 ± 3°", num(ref, 3) + "°", "reported", true});
+    auto drumRow = [&](size_t i) {
+        return num(100 * hWindow(runs, i, 6.0), 3) + " % / " + num(drumAngle(i) - ref, 2) + "° (" +
+               num(drumAngle(i), 3) + "°)";
+    };
+    const double hSensor = hWindow(runs, kDrumSensor, 6.0), dSensor = drumAngle(kDrumSensor) - ref;
+    // The paper's +5 ± 5° as stated; h within 70 ± 10 % widened to the 50 % its own
+    // curve dips to.
+    const bool sensorOk = hSensor >= 0.5 && hSensor <= 0.8 && dSensor >= 0.0 && dSensor <= 10.0;
+    report.checks.push_back({"drum, contact + sensor split: h / angle − reference",
+                             "70 ± 10 % / +5 ± 5° (49° vs 44°)", drumRow(kDrumSensor),
+                             sensorOk ? "reproduced" : "differs", sensorOk});
+    report.checks.push_back({"drum, contact + sensor split with Table 2 as printed",
+                             "70 ± 10 % / +5 ± 5°", drumRow(kDrumSensorTable2),
+                             "reported (findings)", true});
+    const double hTrial = hWindow(runs, kDrumTrial, 6.0), dTrial = drumAngle(kDrumTrial) - ref;
+    const bool trialOk = std::abs(hTrial - 0.4) <= 0.1 && std::abs(dTrial) <= 3.0;
+    report.checks.push_back({"drum, trial split: h / angle − reference",
+                             "40 ± 10 % / 0 ± 3° (44° vs 44°)", drumRow(kDrumTrial),
+                             trialOk ? "reproduced" : "differs", trialOk});
+}
 
-    Plot level;
-    level.png = "reduction_level.png";
-    level.title = "Reduction level h = 1 − Ñ_p / N_p over time";
-    level.xLabel = "t (s)";
-    level.yLabel = "h";
+void scoreCollapse(const std::vector<RunOutcome>& runs, CaseReport& report) {
+    const double collapseRef = runs[kCollapseResolved].scalar("slopeAngle", "finalAngle");
+    const double collapseTrial = runs[kCollapseTrial].scalar("slopeAngle", "finalAngle");
+    report.checks.push_back(
+        {"collapse, trial split − reference (N_it = 500)", "within 3° (paper: 37.5° vs 36.2°)",
+         num(collapseTrial, 3) + "° vs " + num(collapseRef, 3) + "°",
+         std::abs(collapseTrial - collapseRef) <= 3.0 ? "reproduced" : "differs",
+         std::abs(collapseTrial - collapseRef) <= 3.0});
+}
+
+void plotReductionLevel(const Context& ctx, const std::vector<RunOutcome>& runs,
+                        CaseReport& report) {
+    Plot level = makePlot("reduction_level.png", "Reduction level h = 1 − Ñ_p / N_p over time",
+                          "t (s)", "h");
     // The curves fill the top left (the runs up to 12 s) and the top (the conveyor to 40 s).
     level.extra = {"set key bottom right", "set yrange [0:1.02]"};
     const char* names[] = {"pile, resolved",
@@ -410,6 +429,20 @@ CaseReport run(const Context& ctx) {
         level.lines.push_back({csv, columnOf(t, "t"), columnOf(t, "h"), names[i], "lines"});
     }
     ctx.plot(report.id, {level}, report);
+}
+
+CaseReport run(const Context& ctx) {
+    const int grains = ctx.quick() ? 600 : 3363;
+    CaseReport report = describeCase(ctx, grains);
+    const Plan plan = planRuns(ctx, grains);
+    const std::vector<RunOutcome> runs = ctx.run(plan.specs, report.id);
+    scorePile(ctx, runs, plan.pilePairs, report);
+    if (!ctx.quick()) {
+        scoreConveyor(runs, report);
+        scoreDrum(runs, report);
+        scoreCollapse(runs, report);
+    }
+    plotReductionLevel(ctx, runs, report);
     return report;
 }
 

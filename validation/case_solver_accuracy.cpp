@@ -16,14 +16,17 @@ struct Method {
     std::vector<int> ladder;  ///< sweeps per step tried, ascending
 };
 
-CaseReport run(const Context& ctx) {
-    CaseReport report;
-    report.id = "solver-accuracy";
-    report.title = "Solver accuracy per second: the Janssen level on a settled silo";
-    report.source =
-        "servin-2014 Sec. 5.1 (the force level needs many more sweeps than the "
-        "saturation); silcowitz-2010 (NNCG); mazhar-2015 (APGD)";
-    const bool quick = ctx.quick();
+/// The packing, the hold that follows it, and the methods' ladders.
+struct Setup {
+    bool quick;
+    std::string scene;
+    double ramp, settled, hold;
+    int fill, reference;
+    std::vector<Method> methods;
+    std::vector<Override> base;
+};
+
+Setup chooseSetup(bool quick) {
     // The packing: the fast fill (gravity ramped in `ramp` s), at rest by `settled`; then the
     // same packing is held `hold` s with each method and sweep count, p_sat averaged over the
     // last quarter of the hold.
@@ -47,42 +50,69 @@ CaseReport run(const Context& ctx) {
         {"measurements.axisPressure.from", num(settled + hold, 4)},
         {"measurements.contactErrors.from", num(settled + 0.75 * hold, 4)}};
     if (quick) base.push_back({"particles.0.count", "700"});
+    return {quick, scene, ramp, settled, hold, fill, reference, methods, base};
+}
+
+CaseReport describeCase(const Setup& s) {
+    CaseReport report = openReport(
+        "solver-accuracy", "Solver accuracy per second: the Janssen level on a settled silo",
+        "servin-2014 Sec. 5.1 (the force level needs many more sweeps than the "
+        "saturation); silcowitz-2010 (NNCG); mazhar-2015 (APGD)");
     report.method =
-        "`" + scene + "` (" + (quick ? "700" : "7500") + " grains), gravity ramped over " +
-        num(ramp) + " s with N_it = " + std::to_string(fill) +
-        " and warm start; at t = " + num(settled) + " s, at rest, the same packing goes on for " +
-        num(hold) +
+        "`" + s.scene + "` (" + (s.quick ? "700" : "7500") + " grains), gravity ramped over " +
+        num(s.ramp) + " s with N_it = " + std::to_string(s.fill) +
+        " and warm start; at t = " + num(s.settled) + " s, at rest, the same packing goes on for " +
+        num(s.hold) +
         " s with each method and sweep count (warm start on); p_sat of the Janssen "
         "fit to the wall pressure averaged over the last quarter of that time. Reference: PGS at " +
-        std::to_string(reference) + " sweeps. Wall time: the hold only, " +
-        (quick ? "runs side by side" : "two runs side by side, one thread each") + ".";
+        std::to_string(s.reference) + " sweeps. Wall time: the hold only, " +
+        (s.quick ? "runs side by side" : "two runs side by side, one thread each") + ".";
+    return report;
+}
 
-    auto spec = [&](const char* method, int sweeps) {
-        RunSpec s{scene, base, std::nullopt};
-        s.later = {{"solver.method", method}, {"solver.iterations", std::to_string(sweeps)}};
-        s.switchAt = settled;
-        return s;
-    };
-    std::vector<RunSpec> specs = {spec("pgs", reference)};
+/// The packing held with a method at a sweep count from `settled` on.
+RunSpec holdWith(const Setup& setup, const char* method, int sweeps) {
+    RunSpec s{setup.scene, setup.base, std::nullopt};
+    s.later = {{"solver.method", method}, {"solver.iterations", std::to_string(sweeps)}};
+    s.switchAt = setup.settled;
+    return s;
+}
+
+std::vector<RunSpec> planRuns(const Setup& setup) {
+    std::vector<RunSpec> specs = {holdWith(setup, "pgs", setup.reference)};
     specs[0].startFirst = true;
-    for (const Method& m : methods)
+    for (const Method& m : setup.methods)
         for (int n : m.ladder)
-            specs.push_back(spec(m.name, n));
-    const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
+            specs.push_back(holdWith(setup, m.name, n));
+    return specs;
+}
 
-    const double pRef = runs[0].scalar("wallPressure", "pSat");
-    report.checks.push_back({"p_sat, PGS at " + std::to_string(reference) + " sweeps (reference)",
-                             "–", num(pRef, 4) + " Pa", "reported", std::isfinite(pRef)});
-    Table t;
-    size_t k = 1;
-    /// Per method that reached 10 %: its name, the wall time of that hold, its sweeps.
-    struct Reached {
-        std::string method;
-        double seconds = 0.0;
-        int sweeps = 0;
-    };
+/// Per method that reached 10 %: its name, the wall time of that hold, its sweeps.
+struct Reached {
+    std::string method;
+    double seconds = 0.0;
+    int sweeps = 0;
+};
+
+/// What the ladders gave: the reference level, each hold's numbers by method ("pgs.pSat"…),
+/// and the methods that reached 10 %.
+struct Ladders {
+    double pRef = 0.0;
+    Table holds;
     std::vector<Reached> secondsToTen;
-    for (const Method& m : methods) {
+};
+
+Ladders scoreLadders(const Setup& setup, const std::vector<RunOutcome>& runs, CaseReport& report) {
+    const bool quick = setup.quick;
+    Ladders ladders;
+    ladders.pRef = runs[0].scalar("wallPressure", "pSat");
+    const double pRef = ladders.pRef;
+    report.checks.push_back(
+        {"p_sat, PGS at " + std::to_string(setup.reference) + " sweeps (reference)", "–",
+         num(pRef, 4) + " Pa", "reported", std::isfinite(pRef)});
+    Table& t = ladders.holds;
+    size_t k = 1;
+    for (const Method& m : setup.methods) {
         // The level is not monotonic in the sweeps (a hold with few sweeps lets the packing
         // creep and load the walls anew), so a count counts once it and every larger one on
         // the ladder stay within 10 %.
@@ -120,58 +150,75 @@ CaseReport run(const Context& ctx) {
                                  : quick    ? "not reached (reported)"
                                             : "not reached",
                                  needed > 0 || quick});
-        report.checks.push_back(
-            {std::string(m.name) + ": wall time of the " + num(hold) + " s hold at that count", "–",
-             needed > 0 ? num(seconds, 3) + " s" : "–", "measured", true});
-        if (needed > 0) secondsToTen.push_back({m.name, seconds, needed});
+        report.checks.push_back({std::string(m.name) + ": wall time of the " + num(setup.hold) +
+                                     " s hold at that count",
+                                 "–", needed > 0 ? num(seconds, 3) + " s" : "–", "measured", true});
+        if (needed > 0) ladders.secondsToTen.push_back({m.name, seconds, needed});
     }
+    return ladders;
+}
+
+void compareTimes(const std::vector<Reached>& secondsToTen, CaseReport& report) {
     for (size_t m = 1; m < secondsToTen.size(); ++m)
         report.checks.push_back({"wall time to 10 %: PGS / " + secondsToTen[m].method, "–",
                                  num(secondsToTen[0].seconds / secondsToTen[m].seconds, 3),
                                  "measured", true});
-    // What a user gets: the method that reached 10 % in the least time, its hold again alone
-    // on every core (the runs above share the cores two by two, one thread each).
-    if (!secondsToTen.empty() && !quick) {
-        const auto best =
-            std::min_element(secondsToTen.begin(), secondsToTen.end(),
-                             [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
-        RunSpec alone = spec(best->method.c_str(), best->sweeps);
-        alone.overrides.push_back({"threads", "0"});
-        const RunOutcome r = ctx.run({alone}, report.id + " alone").front();
-        const double p = r.scalar("wallPressure", "pSat");
-        report.checks.push_back(
-            {best->method + " at " + std::to_string(best->sweeps) +
-                 " sweeps alone on every core: wall time of the " + num(hold) +
-                 " s hold (error of p_sat)",
-             "–",
-             num(r.laterWallSeconds, 3) + " s (" + num(100.0 * std::abs(p / pRef - 1.0), 2) + " %)",
-             "measured", std::isfinite(p)});
-    }
+}
+
+/// What a user gets: the method that reached 10 % in the least time, its hold again alone
+/// on every core (the runs above share the cores two by two, one thread each).
+void runBestAlone(const Context& ctx, const Setup& setup, const Ladders& ladders,
+                  CaseReport& report) {
+    const std::vector<Reached>& secondsToTen = ladders.secondsToTen;
+    const auto best =
+        std::min_element(secondsToTen.begin(), secondsToTen.end(),
+                         [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    RunSpec alone = holdWith(setup, best->method.c_str(), best->sweeps);
+    alone.overrides.push_back({"threads", "0"});
+    const RunOutcome r = ctx.run({alone}, report.id + " alone").front();
+    const double p = r.scalar("wallPressure", "pSat");
+    report.checks.push_back({best->method + " at " + std::to_string(best->sweeps) +
+                                 " sweeps alone on every core: wall time of the " +
+                                 num(setup.hold) + " s hold (error of p_sat)",
+                             "–",
+                             num(r.laterWallSeconds, 3) + " s (" +
+                                 num(100.0 * std::abs(p / ladders.pRef - 1.0), 2) + " %)",
+                             "measured", std::isfinite(p)});
+}
+
+void writeFigures(const Context& ctx, const Setup& setup, const Ladders& ladders,
+                  CaseReport& report) {
     // Per method, so that each has its own rows (the ladders differ in length).
-    std::vector<Plot> plots(2);
-    plots[0].png = "psat_vs_sweeps.png";
-    plots[0].title = "Janssen level against sweeps per step";
-    plots[0].xLabel = "sweeps (iterations) per step";
-    plots[0].yLabel = "p_sat (Pa)";
+    std::vector<Plot> plots{
+        makePlot("psat_vs_sweeps.png", "Janssen level against sweeps per step",
+                 "sweeps (iterations) per step", "p_sat (Pa)"),
+        makePlot("error_vs_seconds.png", "Error of p_sat against the wall time of the hold",
+                 "wall time of the hold (s)", "|p_sat / p_ref − 1|")};
     plots[0].logX = true;
-    plots[1].png = "error_vs_seconds.png";
-    plots[1].title = "Error of p_sat against the wall time of the hold";
-    plots[1].xLabel = "wall time of the hold (s)";
-    plots[1].yLabel = "|p_sat / p_ref − 1|";
     plots[1].logX = plots[1].logY = true;
-    for (const Method& m : methods) {
+    for (const Method& m : setup.methods) {
         Table one;
         for (const char* key : {"sweeps", "pSat", "error", "holdSeconds", "meanOverlap"})
-            one[key] = t[std::string(m.name) + "." + key];
+            one[key] = ladders.holds.at(std::string(m.name) + "." + key);
         const std::string csv = ctx.csv(report.id, std::string("hold_") + m.name, one);
         plots[0].lines.push_back({csv, columnOf(one, "sweeps"), columnOf(one, "pSat"), m.name});
         plots[1].lines.push_back(
             {csv, columnOf(one, "holdSeconds"), columnOf(one, "error"), m.name});
     }
-    plots[0].extra.push_back("set arrow from graph 0, first " + num(pRef, 6) +
-                             " to graph 1, first " + num(pRef, 6) + " nohead dt 2");
+    plots[0].extra.push_back("set arrow from graph 0, first " + num(ladders.pRef, 6) +
+                             " to graph 1, first " + num(ladders.pRef, 6) + " nohead dt 2");
     plots[1].extra.push_back("set arrow from graph 0, first 0.1 to graph 1, first 0.1 nohead dt 2");
     ctx.plot(report.id, plots, report);
+}
+
+CaseReport run(const Context& ctx) {
+    const Setup setup = chooseSetup(ctx.quick());
+    CaseReport report = describeCase(setup);
+    const std::vector<RunOutcome> runs = ctx.run(planRuns(setup), report.id);
+    const Ladders ladders = scoreLadders(setup, runs, report);
+    compareTimes(ladders.secondsToTen, report);
+    if (!ladders.secondsToTen.empty() && !setup.quick) runBestAlone(ctx, setup, ladders, report);
+    writeFigures(ctx, setup, ladders, report);
     return report;
 }
 

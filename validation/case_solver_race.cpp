@@ -107,38 +107,36 @@ std::string alartTable(const std::vector<Subject>& subjects, const std::vector<R
     return any ? table : std::string();
 }
 
-CaseReport run(const Context& ctx) {
-    CaseReport report;
-    report.id = "solver-race";
-    report.title = "Where each solver wins: PGS cold, PGS warm started, interior point";
-    report.source =
-        "krabbenhoft-2012 Sec. 4.5 (interior-point iterations in the 20s to low 30s, "
-        "independent of the system size); servin-2014 Eq. 41 (PGS sweeps grow with a "
-        "column's height); wang-servin-berglund (warm starting)";
-    const bool quick = ctx.quick();
-    const std::vector<int> heights =
-        quick ? std::vector<int>{10, 40, 160} : std::vector<int>{10, 40, 160, 640, 2560};
+/// The scenes raced, with the column heights among them.
+struct Race {
+    std::vector<int> heights, standing;  ///< columns raced at t = 0.1 s; columns raced at rest
     std::vector<Subject> subjects;
-    for (int n : heights)
-        subjects.push_back({"1 d column, " + std::to_string(n) + " spheres",
-                            {"assets/scenes/column.json",
-                             raceAt(0.1, {{"particles.0.count", std::to_string(n)}}), std::nullopt},
-                            static_cast<double>(n)});
+};
+
+Race chooseSubjects(bool quick) {
+    Race race;
+    race.heights = quick ? std::vector<int>{10, 40, 160} : std::vector<int>{10, 40, 160, 640, 2560};
+    for (int n : race.heights)
+        race.subjects.push_back(
+            {"1 d column, " + std::to_string(n) + " spheres",
+             {"assets/scenes/column.json", raceAt(0.1, {{"particles.0.count", std::to_string(n)}}),
+              std::nullopt},
+             static_cast<double>(n)});
     // At rest: rolling resistance holds a tall column up for the second it takes to settle.
     // Taller ones fell even so: 640 spheres had 1 661 contacts at 1 s, 2 560 had 15 974.
-    const std::vector<int> standing = quick ? std::vector<int>{} : std::vector<int>{10, 40, 160};
-    for (int n : standing) {
+    race.standing = quick ? std::vector<int>{} : std::vector<int>{10, 40, 160};
+    for (int n : race.standing) {
         std::vector<Override> o =
             raceAt(1.0, {{"particles.0.count", std::to_string(n)}}, kStandingRolling);
-        subjects.push_back({"1 d column at rest (μ_r 0.3), " + std::to_string(n) + " spheres",
-                            {"assets/scenes/column.json", o, std::nullopt},
-                            static_cast<double>(n),
-                            true});
+        race.subjects.push_back({"1 d column at rest (μ_r 0.3), " + std::to_string(n) + " spheres",
+                                 {"assets/scenes/column.json", o, std::nullopt},
+                                 static_cast<double>(n),
+                                 true});
     }
     // Quick: the columns only. A silo's exact answer (hundreds of Newton steps, 10⁵ sweeps on
     // W) and NLGS's 20 000 sweeps took three minutes of CI's time on 700 grains.
     if (!quick) {
-        subjects.push_back(
+        race.subjects.push_back(
             {"9 d silo, 7500 grains",
              {"assets/scenes/silo-9d.json",
               raceAt(8.0, {{"gravityRamp.time", "5"}, {"solver.iterations", "100"}}, 0.0, true),
@@ -146,20 +144,30 @@ CaseReport run(const Context& ctx) {
              0.0,
              false,
              true});
-        subjects.push_back({"pile, 3363 grains",
-                            {"assets/scenes/pile.json", raceAt(14.0, {}, 0.0, true), std::nullopt},
-                            0.0,
-                            false,
-                            true});
+        race.subjects.push_back(
+            {"pile, 3363 grains",
+             {"assets/scenes/pile.json", raceAt(14.0, {}, 0.0, true), std::nullopt},
+             0.0,
+             false,
+             true});
         // The conveyor's pile, carried on the belt and wedged against it (Alart 2014's
         // Sec. 6 asks for it; issue 18's "wedged conveyor pile").
-        subjects.push_back(
+        race.subjects.push_back(
             {"conveyor pile",
              {"assets/scenes/conveyor.json", raceAt(14.0, {}, 0.0, true), std::nullopt},
              0.0,
              false,
              true});
     }
+    return race;
+}
+
+CaseReport describeCase(bool quick) {
+    CaseReport report = openReport(
+        "solver-race", "Where each solver wins: PGS cold, PGS warm started, interior point",
+        "krabbenhoft-2012 Sec. 4.5 (interior-point iterations in the 20s to low 30s, "
+        "independent of the system size); servin-2014 Eq. 41 (PGS sweeps grow with a "
+        "column's height); wang-servin-berglund (warm starting)");
     report.method =
         "One step of each scene, taken as the continuous stage is about to solve it (PGS with "
         "100 sweeps and warm start until then, one thread, rolling resistance off but in the "
@@ -188,21 +196,29 @@ CaseReport run(const Context& ctx) {
         "(NLGS at most 20 000 sweeps, the null-space solvers 300), timed in that one solve with "
         "its null space and prediction.";
     if (quick) report.method += " Quick: columns of 10, 40 and 160 spheres only.";
-    std::vector<RunSpec> specs;
-    for (const Subject& s : subjects)
-        specs.push_back(s.spec);
-    const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
+    return report;
+}
 
+/// The race's table, and the columns' numbers the checks and the plot read.
+struct Tally {
     Table columns;
-    std::string table =
+    std::string table;
+    std::vector<double> ipSteps, coldSweeps, standingIp, standingCold;
+};
+
+/// A method's count and seconds to 1 %, or how near it came within its cap.
+std::string raceCell(double count, double seconds, double last = NAN) {
+    if (count >= 0 && std::isfinite(count)) return num(count, 4) + ", " + num(seconds, 3);
+    return std::string("not within the cap") +
+           (std::isfinite(last) ? " (" + num(100.0 * last, 2) + " % there)" : "");
+}
+
+Tally tabulateRace(const std::vector<Subject>& subjects, const std::vector<RunOutcome>& runs,
+                   CaseReport& report) {
+    Tally tally;
+    tally.table =
         "| scene | contacts | PGS cold: sweeps, s | PGS warm: sweeps, s | interior point: "
         "Newton steps, s | law gap | fastest |\n|---|---|---|---|---|---|---|\n";
-    auto cell = [](double count, double seconds, double last = NAN) {
-        if (count >= 0 && std::isfinite(count)) return num(count, 4) + ", " + num(seconds, 3);
-        return std::string("not within the cap") +
-               (std::isfinite(last) ? " (" + num(100.0 * last, 2) + " % there)" : "");
-    };
-    std::vector<double> ipSteps, coldSweeps, standingIp, standingCold;
     for (size_t i = 0; i < subjects.size(); ++i) {
         auto sc = [&](const char* key) { return runs[i].scalar("solverRace", key); };
         const double cold = sc("pgsColdSweeps"), warm = sc("pgsWarmSweeps");
@@ -215,18 +231,19 @@ CaseReport run(const Context& ctx) {
                                     : best == ipS        ? "interior point"
                                     : best == warmS      ? "PGS warm"
                                                          : "PGS cold";
-        table += "| " + subjects[i].label + " | " + num(sc("contacts"), 5) + " | " +
-                 cell(cold, coldS, sc("pgsColdLastError")) + " | " +
-                 cell(warm, warmS, sc("pgsWarmLastError")) + " | " + cell(ip, ipS) + " | " +
-                 num(100.0 * sc("lawGap"), 2) + " % | " + fastest + " |\n";
+        tally.table += "| " + subjects[i].label + " | " + num(sc("contacts"), 5) + " | " +
+                       raceCell(cold, coldS, sc("pgsColdLastError")) + " | " +
+                       raceCell(warm, warmS, sc("pgsWarmLastError")) + " | " + raceCell(ip, ipS) +
+                       " | " + num(100.0 * sc("lawGap"), 2) + " % | " + fastest + " |\n";
         if (subjects[i].standing) {
             report.checks.push_back({subjects[i].label + ": still standing at the raced step",
                                      "one contact a sphere", num(sc("contacts"), 5) + " contacts",
                                      sc("contacts") == subjects[i].height ? "standing" : "fell",
                                      sc("contacts") == subjects[i].height});
-            standingIp.push_back(sc("interiorPointConvergedSteps"));
-            standingCold.push_back(cold < 0 ? 1e5 : cold);
+            tally.standingIp.push_back(sc("interiorPointConvergedSteps"));
+            tally.standingCold.push_back(cold < 0 ? 1e5 : cold);
         } else if (subjects[i].height > 0.0) {
+            Table& columns = tally.columns;
             columns["spheres"].push_back(subjects[i].height);
             columns["pgsColdSeconds"].push_back(std::isfinite(coldS) ? coldS : NAN);
             columns["pgsWarmSeconds"].push_back(std::isfinite(warmS) ? warmS : NAN);
@@ -234,8 +251,8 @@ CaseReport run(const Context& ctx) {
             columns["pgsColdSweeps"].push_back(cold);
             columns["pgsWarmSweeps"].push_back(warm);
             columns["interiorPointNewtonSteps"].push_back(ip);
-            ipSteps.push_back(sc("interiorPointConvergedSteps"));
-            coldSweeps.push_back(cold < 0 ? 1e5 : cold);
+            tally.ipSteps.push_back(sc("interiorPointConvergedSteps"));
+            tally.coldSweeps.push_back(cold < 0 ? 1e5 : cold);
         }
         report.checks.push_back({subjects[i].label + ": the exact answer (Coulomb)", "–",
                                  num(sc("referenceNewtonSteps"), 4) + " Newton steps, " +
@@ -246,15 +263,16 @@ CaseReport run(const Context& ctx) {
                                  sc("referenceConverged") > 0 ? "converged" : "not converged",
                                  sc("referenceConverged") > 0});
     }
-    report.notes =
-        "Wall time to 1 % of the exact normal impulses of each method's law, one thread:\n\n" +
-        table + alartTable(subjects, runs, report);
+    return tally;
+}
 
-    // The paper's claim: Newton steps hardly grow with the size; the PGS's sweeps do.
+/// The paper's claim: Newton steps hardly grow with the size; the PGS's sweeps do.
+void scoreGrowth(const Race& race, const Tally& tally, CaseReport& report) {
+    const std::vector<double>&ipSteps = tally.ipSteps, &coldSweeps = tally.coldSweeps;
     const double ipGrowth = ipSteps.back() / std::max(1.0, ipSteps.front());
     const double pgsGrowth = coldSweeps.back() / std::max(1.0, coldSweeps.front());
-    const std::string span =
-        std::to_string(heights.front()) + " to " + std::to_string(heights.back()) + " spheres";
+    const std::string span = std::to_string(race.heights.front()) + " to " +
+                             std::to_string(race.heights.back()) + " spheres";
     report.checks.push_back({"interior point, Newton steps to convergence, column of " + span,
                              "hardly grow with the system (20s to low 30s, Sec. 4.5)",
                              num(ipSteps.front(), 3) + " → " + num(ipSteps.back(), 3),
@@ -263,11 +281,12 @@ CaseReport run(const Context& ctx) {
     report.checks.push_back({"PGS cold, sweeps to 1 %, column of " + span,
                              "grow with the height (servin-2014 Eq. 41)",
                              num(coldSweeps.front(), 4) + " → " + num(coldSweeps.back(), 4) +
-                                 (columns["pgsColdSweeps"].back() < 0 ? " (the cap)" : ""),
+                                 (tally.columns.at("pgsColdSweeps").back() < 0 ? " (the cap)" : ""),
                              pgsGrowth >= 4.0 ? "trend holds" : "differs", pgsGrowth >= 4.0});
-    if (!standing.empty()) {
-        const std::string at = std::to_string(standing.front()) + " to " +
-                               std::to_string(standing.back()) + " spheres at rest";
+    if (!race.standing.empty()) {
+        const std::vector<double>&standingIp = tally.standingIp, &standingCold = tally.standingCold;
+        const std::string at = std::to_string(race.standing.front()) + " to " +
+                               std::to_string(race.standing.back()) + " spheres at rest";
         const double ipUp = standingIp.back() / std::max(1.0, standingIp.front());
         const double pgsUp = standingCold.back() / std::max(1.0, standingCold.front());
         report.checks.push_back({"interior point, Newton steps to convergence, column of " + at,
@@ -280,12 +299,12 @@ CaseReport run(const Context& ctx) {
                                  num(standingCold.front(), 4) + " → " + num(standingCold.back(), 4),
                                  pgsUp >= 4.0 ? "trend holds" : "differs", pgsUp >= 4.0});
     }
+}
 
-    Plot plot;
-    plot.png = "solver_race_column.png";
-    plot.title = "1 d column: wall time to 1 % of the normal impulses (one thread)";
-    plot.xLabel = "spheres in the column";
-    plot.yLabel = "wall time (s)";
+void plotColumn(const Context& ctx, const Table& columns, CaseReport& report) {
+    Plot plot = makePlot("solver_race_column.png",
+                         "1 d column: wall time to 1 % of the normal impulses (one thread)",
+                         "spheres in the column", "wall time (s)");
     plot.logX = plot.logY = true;
     const std::string csv = ctx.csv(report.id, "column", columns);
     for (const auto& [key, label] :
@@ -294,6 +313,21 @@ CaseReport run(const Context& ctx) {
         plot.lines.push_back(
             {csv, columnOf(columns, "spheres"), columnOf(columns, key), label, "linespoints"});
     ctx.plot(report.id, {plot}, report);
+}
+
+CaseReport run(const Context& ctx) {
+    const Race race = chooseSubjects(ctx.quick());
+    CaseReport report = describeCase(ctx.quick());
+    std::vector<RunSpec> specs;
+    for (const Subject& s : race.subjects)
+        specs.push_back(s.spec);
+    const std::vector<RunOutcome> runs = ctx.run(specs, report.id);
+    const Tally tally = tabulateRace(race.subjects, runs, report);
+    report.notes =
+        "Wall time to 1 % of the exact normal impulses of each method's law, one thread:\n\n" +
+        tally.table + alartTable(race.subjects, runs, report);
+    scoreGrowth(race, tally, report);
+    plotColumn(ctx, tally.columns, report);
     return report;
 }
 

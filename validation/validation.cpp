@@ -239,6 +239,23 @@ const std::vector<Case>& cases() {
     return all;
 }
 
+CaseReport openReport(std::string id, std::string title, std::string source) {
+    CaseReport report;
+    report.id = std::move(id);
+    report.title = std::move(title);
+    report.source = std::move(source);
+    return report;
+}
+
+Plot makePlot(std::string png, std::string title, std::string xLabel, std::string yLabel) {
+    Plot plot;
+    plot.png = std::move(png);
+    plot.title = std::move(title);
+    plot.xLabel = std::move(xLabel);
+    plot.yLabel = std::move(yLabel);
+    return plot;
+}
+
 std::string num(double v, int digits) {
     if (std::isnan(v)) return "–";
     char buffer[48];

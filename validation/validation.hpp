@@ -108,6 +108,12 @@ const std::vector<Case>& cases();
 /// Formats a number for the report.
 std::string num(double v, int digits = 3);
 
+/// A report with its id, title and source: the opening every case's run shares.
+CaseReport openReport(std::string id, std::string title, std::string source);
+
+/// A plot with its file name, title and axis labels, for the case to add lines to.
+Plot makePlot(std::string png, std::string title, std::string xLabel, std::string yLabel);
+
 /// Mean and sample standard deviation of one measurement's scalar over some of the runs (the
 /// realisations of one configuration: packings, pours), so a row is judged on the mean of
 /// several chaotic realisations rather than on one.

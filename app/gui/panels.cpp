@@ -111,25 +111,21 @@ void solverPanel(Session& session, const Snapshot& s, PanelState& state, double 
                            ImGuiSliderFlags_Logarithmic);
     }
     ImGui::Text("last step: %d %s, residual %.3g m/s, <eps> %.4f", s.stats.iterations,
-                s.settings.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps",
-                s.stats.residual, s.stats.meanOverlap);
-    if (s.settings.method == SolverMethod::InteriorPoint)
-        ImGui::Text("Newton residual %.2g (of the free velocity)%s", s.stats.newtonResidual,
-                    s.stats.associatedFallback ? " · stalled: the associated answer" : "");
-    if (s.settings.method >= SolverMethod::Nlgs)
-        ImGui::Text("Alart 2014 Eq. 10 error %.2g (stop at %.2g)", s.stats.newtonResidual,
-                    s.settings.relativeTolerance);
+                s.stats.iterationUnit, s.stats.residual, s.stats.meanOverlap);
+    if (const SolverInfo* method = findSolver(s.settings.method)) {
+        ImGui::TextWrapped("%s %.2g%s", method->residualName, s.stats.solverResidual,
+                           s.stats.converged ? " (converged)" : "");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", method->summary.c_str());
+    }
+    if (s.stats.fallback) ImGui::TextWrapped("fell back: %s", s.stats.fallback);
     if (s.stats.predictionIterations > 0)
         ImGui::Text("unilateral prediction: %d sweeps", s.stats.predictionIterations);
     ImGui::Separator();
     SettingWidgets widgets{{"solver.", "warmStart.", "impact.", "regularization."},
                            &state.itemRects};
-    // The null-space solvers' knobs only where one of them runs (alart-2014): the panel stays
-    // as short as before for the other methods.
-    if (s.settings.method < SolverMethod::NlkergsI)
-        widgets.hidden = {"solver.prediction",        "solver.predictionEta",
-                          "solver.elasticCompliance", "solver.nullSpaceWeight",
-                          "solver.multiplierStep",    "solver.nullSpaceBasis"};
+    // The keys of the blocks the running method reads, not the other methods' (the registry
+    // says which): the panel stays as short as the method's own settings.
+    widgets.hidden = keysOfOtherMethods(s.settings.method);
     visitSettings(edit, widgets);
     if (changed || widgets.changed) refuseOrApply(state, session.applySettings(edit), now);
     endPanel();

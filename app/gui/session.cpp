@@ -3,6 +3,7 @@
 #include "core/material_properties.hpp"
 #include "io/checkpoint.hpp"
 #include "io/vtk_writer.hpp"
+#include "solve/settings_keys.hpp"
 
 #include <cmath>
 #include <fstream>

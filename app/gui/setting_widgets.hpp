@@ -2,7 +2,7 @@
 // every key shows its unit, its range and the engine's own validation.
 #pragma once
 
-#include "core/settings.hpp"
+#include "solve/settings_keys.hpp"
 
 #include <imgui.h>
 
@@ -79,14 +79,10 @@ struct SettingWidgets {
                                 nullptr, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue);
         note(info);
     }
-    template <class E, size_t N>
-    void operator()(const SettingInfo& info, E& v, const std::array<const char*, N>& names) {
+    void operator()(const SettingInfo& info, int& v, ChoiceNames names) {
         if (!wanted(info.key)) return;
-        int i = static_cast<int>(v);
-        if (ImGui::Combo(label(info).c_str(), &i, names.data(), static_cast<int>(N))) {
-            v = static_cast<E>(i);
-            changed = true;
-        }
+        changed |=
+            ImGui::Combo(label(info).c_str(), &v, names.data(), static_cast<int>(names.size()));
         note(info);
     }
 };

@@ -18,7 +18,7 @@
 
 namespace ndem::app {
 
-/// Runs a World on its own thread (DESIGN.md "Threads (app)"). Each frame the thread applies
+/// Runs a World on its own thread (docs/architecture.md, "Threads"). Each frame the thread applies
 /// the queued commands, takes `stepsPerFrame` steps while playing (or one per stepOnce), then
 /// copies the world into a Snapshot and publishes it through a triple buffer.
 ///

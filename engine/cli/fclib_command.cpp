@@ -5,13 +5,9 @@
 
 #include "io/fclib_file.hpp"
 #include "scene_run.hpp"
-#include "solve/convex/coulomb_reference.hpp"
-#include "solve/convex/interior_point.hpp"
-#include "solve/convex/lcp_interior_point.hpp"
-#include "solve/nscd/local_gauss_seidel.hpp"
-#include "solve/nscd/nlgs.hpp"
-#include "solve/nscd/null_space.hpp"
-#include "solve/nscd/null_space_solvers.hpp"
+#include "solve/convex/interior_point_settings.hpp"
+#include "solve/method/solver_registry.hpp"
+#include "solve/nscd/nscd_settings.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -46,6 +42,15 @@ std::optional<std::string> checkOutput(const std::string& flag, const std::strin
         return flag + path + ": directory '" + parent.string() + "' does not exist";
     if (fs::is_directory(path, ec)) return flag + path + ": is a directory";
     return std::nullopt;
+}
+
+/// The registered methods, for help and errors: "pgs, nncg, ... or newton".
+std::string methodList() {
+    std::string list;
+    const auto& all = SolverRegistry::instance().solvers();
+    for (size_t k = 0; k < all.size(); ++k)
+        list += (k == 0 ? "" : k + 1 == all.size() ? " or " : ", ") + all[k].name;
+    return list;
 }
 
 int runExport(const ExportOptions& o) {
@@ -96,71 +101,22 @@ int runSolve(const SolveOptions& o) {
     if (!problem) return badInput(problem.error().message);
     const LocalProblem& p = *problem;
     Eigen::VectorXd r = Eigen::VectorXd::Zero(p.rows());
-    int iterations = 0;
-    bool converged = false;
-    nlohmann::json stages;  // the newton solver's three stages
+    // The method as solver.method names it, on W: its settings' defaults, but for the null-space
+    // predictions (a file has no time step or gaps) and the interior point's stalls, which it
+    // leaves (`--solver newton` finishes them).
+    const SolverInfo& method = *findSolver(o.solver);
+    StepSettings settings;
+    NullSpaceSettings& nullSpace = settings.solverBlocks.edit<NullSpaceSettings>();
+    nullSpace.prediction = o.prediction == "unilateral" ? Prediction::Unilateral : Prediction::Zero;
+    nullSpace.weight = o.weight;
+    settings.solverBlocks.edit<InteriorPointSettings>().finishStalls = false;
+    SolveControls controls;
+    controls.iterations =
+        o.iterations > 0 ? static_cast<int>(o.iterations) : method.localIterations;
+    controls.tolerance = o.tolerance;
+    controls.blocks = &settings.solverBlocks;
     const auto start = std::chrono::steady_clock::now();
-    if (o.solver == "nlgs") {
-        NlgsOptions n;
-        n.tolerance = o.tolerance;
-        n.coulombStop = true;
-        n.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 10000;
-        const NlgsResult res = solveNlgs(p, r, n);
-        iterations = res.iterations;
-        converged = res.converged;
-    } else if (o.solver == "nlkergs-i" || o.solver == "nlkergs-p" || o.solver == "nlgs-jac") {
-        // An FCLib problem carries no H: the null space is W's (H's where M is positive
-        // definite and no row compliant). Without a time step or gaps, only the predictions
-        // that need neither.
-        const NullSpace basis = NullSpace::ofOperator(p.W);
-        NullSpaceOptions n;
-        n.method = o.solver == "nlkergs-i"   ? NullSpaceMethod::Iterated
-                   : o.solver == "nlkergs-p" ? NullSpaceMethod::Predicted
-                                             : NullSpaceMethod::Jacobi;
-        n.settings.prediction =
-            o.prediction == "unilateral" ? Prediction::Unilateral : Prediction::Zero;
-        n.settings.weight = o.weight;
-        n.tolerance = o.tolerance;
-        n.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 10000;
-        const NullSpaceResult res = solveNullSpace(p, basis, PredictionInputs{}, r, n);
-        iterations = res.iterations;
-        converged = res.converged;
-    } else if (o.solver == "newton") {
-        CoulombReferenceOptions n;
-        n.tolerance = o.tolerance;
-        if (o.iterations > 0) n.alartCurnierSteps = static_cast<int>(o.iterations);
-        const CoulombReferenceResult res = solveCoulombReference(p, r, n);
-        iterations = res.alartCurnierSteps;
-        converged = res.converged;
-        stages = {{"interiorPointSteps", res.interiorPointSteps},
-                  {"sweeps", res.sweeps},
-                  {"alartCurnierSteps", res.alartCurnierSteps}};
-    } else if (o.solver == "pgs") {
-        LocalGaussSeidelOptions g;
-        g.tolerance = o.tolerance;
-        g.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 10000;
-        const LocalGaussSeidelResult res = solveLocalGaussSeidel(p, r, g);
-        iterations = res.iterations;
-        converged = res.converged;
-    } else if (std::all_of(p.dim.begin(), p.dim.end(), [](int d) { return d <= 2; })) {
-        // In the plane Coulomb's law is a linear complementarity problem (krabbenhoft-2012
-        // Sec. 4.1 with ν = 0), solved directly.
-        LcpInteriorPoint solver;
-        LcpOptions lcp;
-        lcp.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 200;
-        lcp.polishSteps = 0;  // the interior point alone; `--solver newton` finishes it
-        const InteriorPointResult res = solver.solve(p, r, lcp);
-        iterations = res.iterations;
-        converged = res.converged;
-    } else {
-        InteriorPointSolver solver;
-        InteriorPointOptions ip;
-        ip.associated = false;
-        ip.maxIterations = o.iterations > 0 ? static_cast<int>(o.iterations) : 200;
-        const InteriorPointResult res = solver.solve(p, r, ip);
-        iterations = res.iterations;
-        converged = res.converged;
-    }
+    const SolveReport report = method.make()->solveLocal(p, r, controls);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double error = coulombError(p, r);
@@ -178,12 +134,16 @@ int runSolve(const SolveOptions& o) {
     nlohmann::json j{{"file", o.file},
                      {"solver", o.solver},
                      {"contacts", p.contacts()},
-                     {"iterations", iterations},
+                     {"iterations", report.iterations},
+                     {"unit", method.iterationUnit},
+                     {"residual", report.residual},
+                     {"residualName", report.residualName},
                      {"error", error},
                      {"tolerance", o.tolerance},
-                     {"converged", converged && error <= o.tolerance},
+                     {"converged", report.converged && error <= o.tolerance},
                      {"seconds", seconds}};
-    if (!stages.is_null()) j["stages"] = stages;
+    for (const auto& [name, count] : report.stages)
+        j["stages"][name] = count;
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
 }
@@ -211,38 +171,34 @@ Command addFclibCommand(CLI::App& ndem) {
     auto s = std::make_shared<SolveOptions>();
     CLI::App* sol = cmdline::addCommand(
         *app, "solve",
-        "ndem fclib solve FILE.hdf5 [--solver pgs|nlgs|nlkergs-i|nlkergs-p|nlgs-jac|"
-        "newton|interior-point] [--prediction zero|unilateral] [--weight W] [--tolerance T] "
-        "[--iterations N] [--out R.hdf5]",
-        "Solves a local FCLib problem (3D, or 2D) under Coulomb's law and prints JSON: contacts,\n"
-        "iterations, error (Siconos' fc3d/fc2d error: the natural-map residual relative to\n"
-        "|q|), seconds. pgs projects row by row, nlgs solves each contact's local problem\n"
-        "exactly (Alart 2014 Alg. 2); nlkergs-i, nlkergs-p and nlgs-jac sweep W + omega Z,\n"
-        "Z the projector onto W's null space (Alart 2014 Alg. 3, 5, 7; they stop at Eq. 10's\n"
-        "error, and nlkergs-p and nlgs-jac answer the regularised problem, so the error\n"
-        "printed, Siconos', may stay above the tolerance). newton is the most accurate: the\n"
-        "interior point's answer, up to 20000 Gauss-Seidel sweeps, then the semismooth Newton\n"
-        "method on the Alart-Curnier function (Siconos' NSN-AC), each from the one before\n"
-        "(--iterations: its Newton steps, 100); JSON 'stages' says what each took. The\n"
-        "interior point solves a 2D\n"
-        "problem as a complementarity problem, a 3D one as a fixed point of cone programs.\n"
-        "--out writes the problem with its solution (r, u).",
+        "ndem fclib solve FILE.hdf5 [--solver NAME] [--prediction zero|unilateral] [--weight W] "
+        "[--tolerance T] [--iterations N] [--out R.hdf5]",
+        "Solves a local FCLib problem (3D, or 2D) under Coulomb's law by any solver.method, the\n"
+        "same algorithm a step runs, on W (ndem keys lists the methods), and prints JSON:\n"
+        "contacts, iterations and their unit, the method's own residual, error (Siconos'\n"
+        "fc3d/fc2d error: the natural-map residual relative to |q|), seconds. pgs, nncg and\n"
+        "apgd sweep row by row with W's diagonal as D and stop at the error; nlgs solves each\n"
+        "contact's local problem exactly (Alart 2014 Alg. 2); nlkergs-i, nlkergs-p and nlgs-jac\n"
+        "sweep W + omega Z, Z the projector onto W's null space (Alart 2014 Alg. 3, 5, 7; they\n"
+        "stop at Eq. 10's error and answer the regularised problem, so Siconos' error may stay\n"
+        "above the tolerance). The interior point solves a 2D problem as a complementarity\n"
+        "problem, a 3D one as a fixed point of cone programs, to its own 1e-10, stalls left as\n"
+        "they are. newton is the most accurate: the interior point's answer, up to 20000\n"
+        "Gauss-Seidel sweeps, then the semismooth Newton method on the Alart-Curnier function\n"
+        "(Siconos' NSN-AC), each from the one before (--iterations: the Newton steps of both, "
+        "300);\n"
+        "JSON 'stages' says what each took. --out writes the problem with its solution (r, u).",
         kExitCodes);
     sol->add_option("FILE", s->file, "the FCLib file")->type_name("FILE.hdf5");
-    cmdline::addValue(
-        *sol, "--solver", "NAME",
-        "pgs, nlgs, nlkergs-i, nlkergs-p, nlgs-jac, newton or interior-point (default)",
-        [s](const std::string& v) -> std::optional<std::string> {
-            for (const char* name :
-                 {"pgs", "nlgs", "nlkergs-i", "nlkergs-p", "nlgs-jac", "newton", "interior-point"})
-                if (v == name) {
-                    s->solver = v;
-                    return std::nullopt;
-                }
-            return cmdline::refused(
-                "--solver", v,
-                "pgs, nlgs, nlkergs-i, nlkergs-p, nlgs-jac, newton or interior-point");
-        });
+    cmdline::addValue(*sol, "--solver", "NAME",
+                      "a solver.method (ndem keys lists them; default interior-point)",
+                      [s](const std::string& v) -> std::optional<std::string> {
+                          if (findSolver(v)) {
+                              s->solver = v;
+                              return std::nullopt;
+                          }
+                          return cmdline::refused("--solver", v, methodList());
+                      });
     cmdline::addValue(*sol, "--prediction", "NAME",
                       "the null-space solvers' prediction: zero (default) or unilateral (the "
                       "file has no time step or gaps for the others)",
@@ -257,11 +213,10 @@ Command addFclibCommand(CLI::App& ndem) {
                        1e6, "a number >= 0");
     cmdline::addNumber(*sol, "--tolerance", "T", "stop at this error (1e-8)", s->tolerance, 0.0,
                        1.0, "a number > 0 and <= 1");
-    cmdline::addCount(
-        *sol, "--iterations", "N",
-        "at most N sweeps (pgs, nlgs: 10000) or Newton steps (interior-point: 200, newton: "
-        "100)",
-        s->iterations, 1, 100000000, "a whole number from 1 to 10^8");
+    cmdline::addCount(*sol, "--iterations", "N",
+                      "at most N iterations in the method's unit: sweeps (10000) or Newton steps "
+                      "(interior-point: 200, newton: 300)",
+                      s->iterations, 1, 100000000, "a whole number from 1 to 10^8");
     cmdline::addPath(*sol, "--out", "R.hdf5", "write the problem and its solution here", s->out);
     return {app, [app, exp, sol, e, s] {
                 if (exp->parsed()) return runExport(*e);

@@ -8,6 +8,7 @@
 #include "io/scene_file.hpp"
 #include "io/vtk_writer.hpp"
 #include "measure/measurements.hpp"
+#include "solve/method/solver_registry.hpp"
 #include "world/world.hpp"
 
 #include <atomic>
@@ -145,16 +146,17 @@ void printSummary(const Scene& scene, const World& world, const RunRecorder& rec
         wall > 0 ? world.time() / wall : 0.0);
     std::printf("  contacts      mean %.0f · final %.0f · impacts/step mean %.2f\n",
                 rec.contacts.mean(), rec.contacts.last, rec.impacts.mean());
+    const SolverInfo* method = findSolver(s.method);
     std::printf(
         "  solver        %s · %s/step mean %.1f · final residual %.3g m/s (mean over run %.3g)\n",
-        kSolverMethodNames[static_cast<int>(s.method)],
-        s.method == SolverMethod::InteriorPoint ? "Newton steps" : "sweeps", rec.iterations.mean(),
-        rec.residual.last, rec.residual.mean());
-    if (rec.associatedFallbacks > 0)
-        std::printf(
-            "  sliding rule  non-associated stalled at %ld static steps: they took the"
-            " associated rule's answer\n",
-            rec.associatedFallbacks);
+        s.method.c_str(), method->iterationUnit, rec.iterations.mean(), rec.residual.last,
+        rec.residual.mean());
+    std::printf("                its own measure at the last step: %s %.3g%s\n",
+                method->residualName, rec.last().solverResidual,
+                rec.last().converged ? " (converged)" : "");
+    if (rec.fallbacks > 0)
+        std::printf("  fallbacks     %ld steps took one; the last: %s\n", rec.fallbacks,
+                    rec.lastFallback);
     if (rec.servosClosingIn > 0)
         std::printf(
             "  servo walls   closed in at %ld static steps, one touching no grain: σA not"

@@ -1,80 +1,42 @@
-// Step settings: every knob of the solvers, each with a documented scene-file key.
+// Step settings: every knob of the step, each with a documented scene-file key. The contact
+// solvers' own keys are theirs (solve/method/solver_registry.hpp); StepSettings holds them as
+// blocks, and solve/settings_keys.hpp visits both.
 #pragma once
 
 #include "core/error.hpp"
+#include "core/setting_visitor.hpp"
+#include "core/settings_blocks.hpp"
 #include "core/types.hpp"
 
 #include <array>
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ndem {
 
 enum class StepMode : int { Smooth, SemiSmooth, Nonsmooth };
 enum class ContactLaw : int { Hertz, Linear };
-enum class FrictionModel : int { Cone, Box };
 enum class WarmStartMethod : int { History, Model };
-/// The iteration over the contact rows: projected Gauss–Seidel, its nonsmooth nonlinear
-/// conjugate-gradient acceleration (silcowitz-2010), or Nesterov-accelerated projected gradient
-/// descent (mazhar-2015), or the primal–dual interior-point method on the contact problem as a
-/// cone program (krabbenhoft-2012; associated friction). Keys: docs/references.md.
-/// Nlgs and the three after it: NSCD's nonlinear Gauss–Seidel on the Delassus operator and
-/// its null-space variants NLKerGS-I, NLKerGS-P and NLGS-Jac (alart-2014).
-enum class SolverMethod : int { Pgs, Nncg, Apgd, InteriorPoint, Nlgs, NlkergsI, NlkergsP, NlgsJac };
-/// The null-space solvers' prediction of the impulses (alart-2014 Sec. 3–4).
-enum class Prediction : int { Zero, Linear, Unilateral, Elastic };
-/// How NLGS-Jac keeps the null-space basis: sparse reflectors, or a dense matrix.
-enum class NullSpaceBasis : int { Sparse, Dense };
-/// The sliding rule the interior-point method solves (krabbenhoft-2012 Sec. 3.2, 4.1): associated
-/// (a sliding contact opens at μ|u_t|: the cone program), or non-associated with the dilation ν
-/// of solver.dilation (ν = 0: Coulomb's law, which the PGS methods always solve).
-enum class SlidingRule : int { Associated, NonAssociated };
-/// What each step of the interior-point method solves (krabbenhoft-2012 Sec. 3.6, 3.7): the
+/// What each step's contact problem is (krabbenhoft-2012 Sec. 3.6, 3.7): the
 /// dynamic problem, or its static limit h → ∞ for quasi-static loading (a biaxial or triaxial
 /// test in pseudo-time): every step starts at rest, inertia leaves the balance (the masses
 /// are scaled by solver.staticInertia) and a servo wall's motion is the multiplier of its force.
 enum class Formulation : int { Dynamic, Static };
 
-/// Order of the rows within a sweep: by graph colour (SIMD blocks, threads), or one contact
-/// after the other in contact order (the papers' PGS: one thread, no SIMD).
-enum class SweepOrder : int { Coloured, Sequential };
 /// Which closing speed a pair that does not touch yet is kept for (Collider::withinReach).
 enum class SpeculativeReach : int { Sum, Largest, Relative };
 /// Instruction set of the PGS block kernel (solve/pgs/pgs_kernel.hpp). Auto: the widest this CPU
 /// runs.
 enum class SimdLevel : int { Auto, Scalar, Avx2, Avx512 };
-/// Number type of the PGS sphere blocks and the velocities they sweep: double (eight lanes a
-/// block), or float (sixteen; plain PGS only, the accelerated methods keep doubles).
-enum class SolverPrecision : int { Double, Float };
-
 inline constexpr std::array<const char*, 3> kStepModeNames{"smooth", "semi-smooth", "nonsmooth"};
 inline constexpr std::array<const char*, 2> kContactLawNames{"hertz", "linear"};
-inline constexpr std::array<const char*, 2> kFrictionModelNames{"cone", "box"};
 inline constexpr std::array<const char*, 2> kWarmStartMethodNames{"history", "model"};
 inline constexpr std::array<const char*, 4> kSimdLevelNames{"auto", "scalar", "avx2", "avx512"};
-inline constexpr std::array<const char*, 2> kSolverPrecisionNames{"double", "float"};
-inline constexpr std::array<const char*, 8> kSolverMethodNames{
-    "pgs", "nncg", "apgd", "interior-point", "nlgs", "nlkergs-i", "nlkergs-p", "nlgs-jac"};
-inline constexpr std::array<const char*, 4> kPredictionNames{"zero", "linear", "unilateral",
-                                                             "elastic"};
-inline constexpr std::array<const char*, 2> kNullSpaceBasisNames{"sparse", "dense"};
 
-/// The null-space solvers' knobs (alart-2014; solve/nscd/null_space_solvers.hpp).
-struct NullSpaceSettings {
-    Prediction prediction = Prediction::Linear;  ///< NLKerGS-I's start, NLKerGS-P's prediction
-    /// η of the linear prediction, r_n = −(h/η) v_n (s/kg); 0: h/η = 20 m̄, the mean grain's
-    double eta = 0.0;
-    /// ε of the elastic prediction, r_n = −(h/ε)(g + h v_n) (m/N); 0: 1/ε = 20 m̄/h²
-    double compliance = 0.0;
-    double weight = 0.05;         ///< ω / ‖W‖₂ of W̃ = W + ωZ
-    double multiplierStep = 0.0;  ///< NLKerGS-I's ρ (version 1); 0: λ = Nᵀr (version 2)
-    NullSpaceBasis basis = NullSpaceBasis::Sparse;  ///< NLGS-Jac's N
-};
-inline constexpr std::array<const char*, 2> kSlidingRuleNames{"associated", "non-associated"};
 inline constexpr std::array<const char*, 2> kFormulationNames{"dynamic", "static"};
-inline constexpr std::array<const char*, 2> kSweepOrderNames{"coloured", "sequential"};
 inline constexpr std::array<const char*, 3> kSpeculativeReachNames{"sum", "largest", "relative"};
 
 struct StepSettings {
@@ -109,34 +71,21 @@ struct StepSettings {
     double referenceOverlap = 0.01;  ///< δ_ref/d for linearised stiffness and the smooth-DEM
                                      ///< stability limit (–)
 
-    SolverMethod method = SolverMethod::Pgs;            ///< iteration over the rows
-    SlidingRule slidingRule = SlidingRule::Associated;  ///< the interior-point method's rule
-    double dilation = 0.0;  ///< ν of the non-associated rule, capped at each contact's μ (–)
-    Formulation formulation = Formulation::Dynamic;  ///< the interior-point method's problem
+    /// solver.method: the contact solver, a name registered in solve/method/solver_registry.hpp.
+    std::string method = "pgs";
+    /// The step's contact problem, dynamic or its static limit (a method that solves the latter:
+    /// SolverInfo::staticForm).
+    Formulation formulation = Formulation::Dynamic;
     /// ε, the share of the masses the static formulation keeps: it solves the dynamic problem
     /// at the step h/√ε, whose inertia only chooses among the static problem's equal answers
     /// (rigid grains that nothing loads). Smaller is nearer the limit; the solve's accuracy in
     /// velocity is its relative tolerance over ε (the loads' free velocities grow by 1/ε).
     double staticInertia = 1e-4;
-    /// A static step of the non-associated rule whose complementarity problem stalls above this
-    /// relative residual takes the associated rule's answer (0: never). Stalls near 10⁻⁴–10⁻³
-    /// are usual and harmless (krabbenhoft-2012 Sec. 4.5); far above them the impulses' error
-    /// over ε throws grains through their neighbours.
-    double staticFallback = 1e-2;
-    /// A non-associated step in the plane whose complementarity problem stalls is finished by
-    /// Gauss–Seidel and the semismooth Newton method on the same law
-    /// (solve/nscd/coulomb_finish.hpp); off: the paper's method alone, stalls and all
-    /// (krabbenhoft-2012 Fig. 9).
-    bool finishStalls = true;
-    SweepOrder order = SweepOrder::Coloured;  ///< order of the rows within a sweep
-    int iterations = 100;                     ///< N_it, PGS sweeps per step
-    double tolerance = 0.0;  ///< stop sweeping when the mean residual is below (m/s); 0 = off
-    /// nlgs: stop when Alart 2014's Eq. 10 error ‖W r − v + q‖/‖q‖ is below (the paper: 10⁻³).
-    double relativeTolerance = 1e-3;
-    NullSpaceSettings nullSpace;  ///< nlkergs-i, nlkergs-p, nlgs-jac
-    FrictionModel frictionModel = FrictionModel::Cone;
-    SimdLevel simd = SimdLevel::Auto;  ///< instruction set of the PGS block kernel
-    SolverPrecision precision = SolverPrecision::Double;  ///< number type of the sphere blocks
+    int iterations = 100;    ///< the solver's budget a step, in its unit (sweeps, Newton steps)
+    double tolerance = 0.0;  ///< stop when the solver's residual is below; 0 = the whole budget
+    SimdLevel simd = SimdLevel::Auto;  ///< instruction set of the PGS and smooth-DEM kernels
+    /// The contact solvers' own keys, a block per family (solve/method/solver_registry.hpp).
+    SettingsBlocks solverBlocks;
 
     /// Threads a step uses (rows, PGS colours, warm start); 0 = every core or one, whichever
     /// is measured faster (ThreadGovernor). The result does not depend on it.
@@ -209,28 +158,21 @@ struct StepSettings {
     Vec3 gravityAt(double t) const;
 };
 
-/// Description of one setting for the visitor: its key, unit and valid range.
-struct SettingInfo {
-    const char* key;
-    const char* unit;
-    const char* doc;
-    double min = -std::numeric_limits<double>::infinity();
-    double max = std::numeric_limits<double>::infinity();
-    bool minExclusive = false;
-};
+namespace detail {
 
-/// Visits every setting with (info, field) or (info, field, names) for enums. The single list
-/// that scene files, --set, validation, the docs and the app read.
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// The step's time, its mode and gravity.
 template <class S, class V>
-void visitSettings(S& s, V&& v) {
-    constexpr double inf = std::numeric_limits<double>::infinity();
+void visitTimeKeys(S& s, V& v) {
     v(SettingInfo{"dimension", "",
                   "3: spheres in space; 2: disks in the x-z plane, masses and inertias per metre "
                   "of thickness (fixed for a run)",
                   2.0, 3.0},
       s.dimension);
-    v(SettingInfo{"mode", "", "smooth | semi-smooth | nonsmooth"}, s.mode, kStepModeNames);
-    v(SettingInfo{"timeStep", "s", "time step h", 0.0, inf, true}, s.timeStep);
+    visitChoice(v, SettingInfo{"mode", "", "smooth | semi-smooth | nonsmooth"}, s.mode,
+                kStepModeNames);
+    v(SettingInfo{"timeStep", "s", "time step h", 0.0, kInf, true}, s.timeStep);
     v(SettingInfo{"theta", "",
                   "theta-method: x1 = x0 + h(theta v1 + (1 - theta) v0), restitution "
                   "e = (1 - theta)/theta at every contact (mode nonsmooth, impact stage off); 1 = "
@@ -242,8 +184,13 @@ void visitSettings(S& s, V&& v) {
       s.gravityRampTime);
     v(SettingInfo{"gravityRamp.start", "m/s^2", "gravity magnitude at t = 0 of a ramp", 0.0},
       s.gravityRampStart);
-    v(SettingInfo{"contact.law", "", "hertz (e_H = 5/4) | linear (e_H = 1)"}, s.contactLaw,
-      kContactLawNames);
+}
+
+/// Contact detection and the contact law.
+template <class S, class V>
+void visitContactKeys(S& s, V& v) {
+    visitChoice(v, SettingInfo{"contact.law", "", "hertz (e_H = 5/4) | linear (e_H = 1)"},
+                s.contactLaw, kContactLawNames);
     v(SettingInfo{"contact.frictionScale", "",
                   "multiplies every contact's friction coefficient (sample preparation: compact "
                   "frictionless, then a phase sets it back to 1)",
@@ -257,13 +204,15 @@ void visitSettings(S& s, V&& v) {
                   "grain has moved about half of it (results do not depend on it)",
                   0.0, 10.0},
       s.contactSkin);
-    v(SettingInfo{"contact.speculativeReach", "",
-                  "sum | largest | relative: a pair not yet touching is kept as a speculative "
-                  "contact when its gap closes within h(|v_i| + |v_j|) (any two grains meeting "
-                  "head-on), or within h max(|v_i - v_j|, |v_i|, |v_j|) (one stops, the other "
-                  "goes on), or within h|v_i - v_j| (its own closing speed: a dense flow at "
-                  "large steps, where a grain moves diameters per step with its neighbours)"},
-      s.speculativeReach, kSpeculativeReachNames);
+    visitChoice(
+        v,
+        SettingInfo{"contact.speculativeReach", "",
+                    "sum | largest | relative: a pair not yet touching is kept as a speculative "
+                    "contact when its gap closes within h(|v_i| + |v_j|) (any two grains meeting "
+                    "head-on), or within h max(|v_i - v_j|, |v_i|, |v_j|) (one stops, the other "
+                    "goes on), or within h|v_i - v_j| (its own closing speed: a dense flow at "
+                    "large steps, where a grain moves diameters per step with its neighbours)"},
+        s.speculativeReach, kSpeculativeReachNames);
     v(SettingInfo{"contact.lineOfSight", "",
                   "true: a pair not yet touching whose line of centres runs through a third grain "
                   "is left out, as a Delaunay triangulation's potential contacts "
@@ -276,108 +225,63 @@ void visitSettings(S& s, V&& v) {
                   "stability limit",
                   0.0, 1.0, true},
       s.referenceOverlap);
-    v(SettingInfo{"solver.method", "",
-                  "pgs | nncg | apgd | interior-point | nlgs | nlkergs-i | nlkergs-p | nlgs-jac: "
-                  "projected Gauss-Seidel, its "
-                  "nonsmooth nonlinear conjugate gradient acceleration, Nesterov-accelerated "
-                  "projected gradient descent, the primal-dual interior-point method "
-                  "(iterations = its Newton steps), or NSCD's nonlinear Gauss-Seidel on the "
-                  "Delassus operator with exact local solves (Alart 2014 Alg. 1-2; with memory "
-                  "when warm start is on), or its null-space variants on W + omega Z: "
-                  "nlkergs-i (Alg. 3, a multiplier on the null space), nlkergs-p (Alg. 5, a "
-                  "prediction then one correction) and nlgs-jac (Alg. 5 with Alg. 7's sweep, "
-                  "Z by Jacobi and never stored)"},
-      s.method, kSolverMethodNames);
-    v(SettingInfo{"solver.slidingRule", "",
-                  "associated | non-associated: the interior-point method's sliding rule; a "
-                  "sliding contact opens at mu |u_t| (a cone program), or at dilation |u_t| (a "
-                  "complementarity problem; dilation 0 is Coulomb's law, which the PGS methods "
-                  "solve)"},
-      s.slidingRule, kSlidingRuleNames);
-    v(SettingInfo{"solver.dilation", "",
-                  "dilation nu of the non-associated sliding rule, at most each contact's "
-                  "friction coefficient",
-                  0.0},
-      s.dilation);
-    v(SettingInfo{"solver.formulation", "",
-                  "dynamic | static: the interior-point method solves each step's dynamic "
-                  "problem, or its static limit for quasi-static loading (each step starts at "
-                  "rest, inertia leaves the balance; a servo wall's displacement is the "
-                  "multiplier of its force, exactly)"},
-      s.formulation, kFormulationNames);
+}
+
+/// The solver's common keys: which method, its budget, the formulation, the kernels.
+template <class S, class V>
+void visitSolverKeys(S& s, V& v, ChoiceNames methods) {
+    {
+        // A registered name; an unknown one visits as -1, which validation refuses.
+        int index = -1;
+        for (size_t k = 0; k < methods.size(); ++k)
+            if (s.method == methods[k]) index = static_cast<int>(k);
+        v(SettingInfo{"solver.method", "",
+                      "the contact solver: one of the registered methods (ndem keys lists them "
+                      "with what each one is)"},
+          index, methods);
+        if constexpr (!std::is_const_v<S>)
+            if (index >= 0 && index < static_cast<int>(methods.size())) s.method = methods[index];
+    }
+    visitChoice(
+        v,
+        SettingInfo{"solver.formulation", "",
+                    "dynamic | static: the interior-point method solves each step's dynamic "
+                    "problem, or its static limit for quasi-static loading (each step starts at "
+                    "rest, inertia leaves the balance; a servo wall's displacement is the "
+                    "multiplier of its force, exactly)"},
+        s.formulation, kFormulationNames);
     v(SettingInfo{"solver.staticInertia", "",
                   "share of the masses the static formulation keeps (the dynamic problem at the "
                   "step h / sqrt of it); nearer 0 is nearer the static limit and less accurate "
                   "in velocity",
                   0.0, 1.0, true},
       s.staticInertia);
-    v(SettingInfo{"solver.staticFallback", "",
-                  "a static step of the non-associated rule whose complementarity problem "
-                  "stalls above this relative residual takes the associated rule's answer and "
-                  "counts it (0 = never)",
+    v(SettingInfo{"solver.iterations", "",
+                  "the solver's budget a step N_it, in its own unit: sweeps (pgs, nncg, apgd, "
+                  "nlgs and its variants) or Newton steps (interior-point, newton)",
+                  1.0, 1e6},
+      s.iterations);
+    v(SettingInfo{"solver.tolerance", "m/s",
+                  "stop when the solver's residual is below (0 = off): the mean row residual of "
+                  "the PGS methods, the interior point's optimality residual as a velocity",
                   0.0},
-      s.staticFallback);
-    v(SettingInfo{"solver.finishStalls", "",
-                  "finish a non-associated step in the plane whose complementarity problem "
-                  "stalls by Gauss-Seidel and the Alart-Curnier Newton method on the same law "
-                  "(false: the paper's interior point alone)"},
-      s.finishStalls);
-    v(SettingInfo{"solver.order", "",
-                  "coloured | sequential: rows by graph colour (SIMD, threads), or one after the "
-                  "other in contact order (the papers' PGS; one thread, no SIMD)"},
-      s.order, kSweepOrderNames);
-    v(SettingInfo{"solver.iterations", "", "PGS sweeps per step N_it", 1.0, 1e6}, s.iterations);
-    v(SettingInfo{"solver.tolerance", "m/s", "stop when the mean residual is below (0 = off)", 0.0},
       s.tolerance);
-    v(SettingInfo{"solver.relativeTolerance", "",
-                  "nlgs: stop when Alart 2014's Eq. 10 error |W r - v + q| / |q| is below", 0.0,
-                  1.0, true},
-      s.relativeTolerance);
-    v(SettingInfo{"solver.prediction", "",
-                  "zero | linear | unilateral | elastic: the null-space solvers' prediction "
-                  "(nlkergs-i's start): none, overlapping contacts as dampers (Alart 2014 Alg. "
-                  "4), NLGS without friction, or overlapping contacts as springs on their gap "
-                  "(Alg. 6)"},
-      s.nullSpace.prediction, kPredictionNames);
-    v(SettingInfo{"solver.predictionEta", "s/kg",
-                  "eta of the linear prediction r_n = -(h/eta) v_n (in the plane s m/kg); 0: "
-                  "h/eta = 20 times the mean grain's mass",
-                  0.0},
-      s.nullSpace.eta);
-    v(SettingInfo{"solver.elasticCompliance", "m/N",
-                  "epsilon of the elastic prediction r_n = -(h/epsilon)(g + h v_n) (in the plane "
-                  "m^2/N); 0: 1/epsilon = 20 times the mean grain's mass over h^2",
-                  0.0},
-      s.nullSpace.compliance);
-    v(SettingInfo{"solver.nullSpaceWeight", "",
-                  "omega / |W| of the regularised operator W + omega Z (Z the projector onto the "
-                  "null space of H)",
-                  0.0},
-      s.nullSpace.weight);
-    v(SettingInfo{"solver.multiplierStep", "",
-                  "nlkergs-i's rho: lambda += rho N^T (v - v_d) (version 1); 0: lambda = N^T r "
-                  "(version 2)",
-                  0.0},
-      s.nullSpace.multiplierStep);
-    v(SettingInfo{"solver.nullSpaceBasis", "",
-                  "sparse | dense: nlgs-jac applies Z by the sparse Cholesky factor of H H^T, or "
-                  "stores it as a dense matrix"},
-      s.nullSpace.basis, kNullSpaceBasisNames);
-    v(SettingInfo{"solver.friction", "", "cone | box friction projection"}, s.frictionModel,
-      kFrictionModelNames);
-    v(SettingInfo{"solver.simd", "",
-                  "auto | scalar | avx2 | avx512: instruction set of the PGS kernel (auto = the "
-                  "widest this CPU runs)"},
-      s.simd, kSimdLevelNames);
-    v(SettingInfo{"solver.precision", "",
-                  "double | float: number type of the PGS sphere blocks and the velocities they "
-                  "sweep (float: sixteen contacts a block, plain PGS only)"},
-      s.precision, kSolverPrecisionNames);
+    visitChoice(
+        v,
+        SettingInfo{"solver.simd", "",
+                    "auto | scalar | avx2 | avx512: instruction set of the PGS kernel (auto = the "
+                    "widest this CPU runs)"},
+        s.simd, kSimdLevelNames);
     v(SettingInfo{"threads", "",
                   "threads a step uses (0 = automatic: every core, or one while that is measured "
                   "faster); results do not depend on it",
                   0.0, 1024.0},
       s.threads);
+}
+
+/// The impact stage, the warm start, the regularisation, the guards.
+template <class S, class V>
+void visitStageKeys(S& s, V& v) {
     v(SettingInfo{"impact.enabled", "", "run the impact stage"}, s.impactEnabled);
     v(SettingInfo{"impact.threshold", "m/s", "impact velocity threshold v_imp", 0.0},
       s.impactThreshold);
@@ -388,8 +292,8 @@ void visitSettings(S& s, V&& v) {
                   1e6},
       s.impactDepth);
     v(SettingInfo{"warmStart.enabled", "", "warm start the PGS"}, s.warmStart);
-    v(SettingInfo{"warmStart.method", "", "history | model"}, s.warmStartMethod,
-      kWarmStartMethodNames);
+    visitChoice(v, SettingInfo{"warmStart.method", "", "history | model"}, s.warmStartMethod,
+                kWarmStartMethodNames);
     v(SettingInfo{"warmStart.beta", "", "fraction beta of last step's multipliers", 0.0, 1.0},
       s.warmStartBeta);
     v(SettingInfo{"warmStart.normal", "", "warm start normal rows"}, s.warmStartNormal);
@@ -415,6 +319,11 @@ void visitSettings(S& s, V&& v) {
     v(SettingInfo{"broadPhase.reorderInterval", "steps",
                   "re-sort particles in space every N steps (0 = never)", 0.0, 1e9},
       s.reorderInterval);
+}
+
+/// Adaptive model reduction (servin-wang Table 2).
+template <class S, class V>
+void visitReductionKeys(S& s, V& v) {
     auto& r = s.reduction;
     v(SettingInfo{"reduction.enabled", "", "adaptive model reduction into rigid aggregates"},
       r.enabled);
@@ -481,10 +390,19 @@ void visitSettings(S& s, V&& v) {
       r.trialRolling);
 }
 
-/// Checks every field against its range. The error names the key and the value.
-std::optional<Error> validate(const StepSettings& s);
+}  // namespace detail
 
-/// Copies the settings named by `keys` (visitSettings keys) from `from` into `to`.
-void copySettings(const StepSettings& from, StepSettings& to, const std::vector<std::string>& keys);
+/// Visits the step's own keys with (info, field), enums and solver.method as choices (info,
+/// index, names): the first part of the one list that scene files, --set, validation, the docs
+/// and the app read. solve/settings_keys.hpp's visitSettings adds the solvers' blocks and names
+/// the registered methods.
+template <class S, class V>
+void visitStepSettings(S& s, V&& v, ChoiceNames methods) {
+    detail::visitTimeKeys(s, v);
+    detail::visitContactKeys(s, v);
+    detail::visitSolverKeys(s, v, methods);
+    detail::visitStageKeys(s, v);
+    detail::visitReductionKeys(s, v);
+}
 
 }  // namespace ndem

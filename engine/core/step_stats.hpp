@@ -45,20 +45,26 @@ struct StepStats {
     int contacts = 0;             ///< the step's network: touching or loaded (inNetwork)
     int speculativeContacts = 0;  ///< detected pairs that neither touch nor carry load
     int impacts = 0;              ///< contacts handled as impacts
-    int iterations = 0;           ///< PGS sweeps of the continuous stage
-    int impactIterations = 0;     ///< PGS sweeps of the impact stage
-    double residual = 0.0;        ///< mean row residual after the last sweep (m/s)
-    double maxResidual = 0.0;     ///< largest row residual after the last sweep (m/s)
-    double normalResidual = 0.0;  ///< mean residual of the normal rows (m/s)
-    /// The interior-point method's own residual at its answer, relative to the largest free
-    /// velocity (krabbenhoft-2012 Eq. 52, which its Fig. 9 plots; a static step of the
-    /// non-associated rule in the plane: to the largest bias velocity and the largest load,
-    /// StaticLcp); for nlgs Alart 2014's Eq. 10 error after its last sweep; 0 for the PGS
-    /// methods.
-    double newtonResidual = 0.0;
-    /// The non-associated rule stalled far from an answer and the step took the associated
-    /// rule's (PgsResult::associatedFallback).
-    bool associatedFallback = false;
+    /// The continuous stage's iterations, in `iterationUnit` (the method's: sweeps or Newton
+    /// steps; solve/method/solver_registry.hpp).
+    int iterations = 0;
+    const char* iterationUnit = "sweeps";
+    int impactIterations = 0;  ///< PGS sweeps of the impact stage
+    /// The answer's row residual |Δλ_j| D_j, whatever the method (m/s): the mean, the largest
+    /// and the mean over the normal rows.
+    double residual = 0.0;
+    double maxResidual = 0.0;
+    double normalResidual = 0.0;
+    /// The method's own measure at its answer (SolveReport::residual), named by
+    /// `solverResidualName`: the PGS methods' mean row residual, the interior point's residual
+    /// relative to the largest free velocity (krabbenhoft-2012 Eq. 52), NLGS's Alart 2014
+    /// Eq. 10 error.
+    double solverResidual = 0.0;
+    const char* solverResidualName = "";
+    bool converged = false;  ///< the method reached solver.tolerance (its own measure)
+    /// What the solve fell back to where its method could not answer (the non-associated rule
+    /// stalled: the associated rule's answer), or nullptr.
+    const char* fallback = nullptr;
     /// The static formulation's servo walls did not push with σA this step: one touched no
     /// grain, so those touching held still and the others closed in (World::scheduleStaticServos).
     /// Past the start of a test, the sign of a platen thrown off the sample.

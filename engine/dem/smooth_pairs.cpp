@@ -91,61 +91,103 @@ SmoothBatch::Grains grainsOf(const std::vector<Collider::Grain>& g, const Partic
             static_cast<int>(sizeof(Collider::Grain) / sizeof(double)), p.velocity[0].data(),
             p.angularVelocity[0].data()};
 }
+
+/// Whether two grains touch (and either can move).
+inline bool touches(const Collider::Grain& gi, const Collider::Grain& gj) {
+    const double dist2 = (gj.position - gi.position).squaredNorm();
+    const double touch = (gi.radius + gj.radius) * (1.0 + kTouchTolerance);
+    // Without branches (&, not &&): about every other listed pair touches.
+    return (gi.free | gj.free) & (dist2 < touch * touch) & (dist2 > 0.0);
+}
 }  // namespace
 
-void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
-                           const MaterialTable& materials, const StepSettings& s,
-                           const ContactHistory& history, int begin, int end, ThreadPart& out,
-                           std::vector<Vec3>& force, std::vector<Vec3>& torque) {
-    static_assert(std::size(kBatchColumns) == PairRecords::kColumns);
-    // Everything the loops read through a pointer is held in a local first: the flags they
-    // store are bytes, which may alias anything, and would make the compiler load it again.
-    const NeighbourList& lists = collider.neighbours();
-    const Collider::Grain* const g = collider.grains().data();
-    Vec3* const forceOn = force.data();
-    Vec3* const torqueOn = torque.data();
-    const std::uint8_t* const escapedNow = lists.escapedFlags();
-    const std::uint8_t* const escapedThen = m_wasEscaped.data();
-    const size_t slots = m_wasEscaped.size();
-    const bool sameLists = m_passed && m_build == lists.builds();
-    Springs* const entrySprings = m_entrySprings.data();
-    std::uint8_t* const touched = m_touched.data();
-    const double h = s.timeStep;
-    const SmoothBatchKernel kernel = smoothBatchKernel(s.simd);
-    const bool direct = out.direct;
-    Totals totals;  // a local: in `out` every force stored would make the compiler reload it
+/// One thread's part of a pass, as SmoothPairs::pairPass runs it: the state its loops share,
+/// and its steps. Touching pairs are staged into a batch; a full batch goes through the force
+/// kernel and then, in staging order, onto the grains and back into the springs.
+struct SmoothPairs::PairPass {
+    // Everything the loops read through a pointer is held here first, not reached through
+    // the SmoothPairs or the vectors: the flags they store are bytes, which may alias
+    // anything, and would make the compiler load it again.
+    const NeighbourList& lists;
+    const Collider::Grain* const g;
+    Vec3* const forceOn;
+    Vec3* const torqueOn;
+    const std::uint8_t* const escapedNow;
+    const std::uint8_t* const escapedThen;
+    const size_t slots;
+    const bool sameLists;
+    Springs* const entrySprings;
+    std::uint8_t* const touched;
+    const double h;
+    const SmoothBatchKernel kernel;
+    const bool direct;
+    const bool passed;
+    const Carry& carry;
+    const ContactHistory& history;
+    const MaterialTable& materials;
+    const StepSettings& s;
+    ThreadPart& out;
+    SmoothBatch& batch;
+    PairRecords& records;
+    PairRecords::Ids* ids = nullptr;  ///< the staged pairs' records, after the `count` held
+    int count = 0;                    ///< pairs staged in the batch
+    Totals totals;  // not in `out`: every force stored would make the compiler reload it
+
+    PairPass(SmoothPairs& pairs, const Collider& collider, const MaterialTable& materials,
+             const StepSettings& s, const ContactHistory& history, ThreadPart& out,
+             std::vector<Vec3>& force, std::vector<Vec3>& torque)
+        : lists(collider.neighbours()),
+          g(collider.grains().data()),
+          forceOn(force.data()),
+          torqueOn(torque.data()),
+          escapedNow(lists.escapedFlags()),
+          escapedThen(pairs.m_wasEscaped.data()),
+          slots(pairs.m_wasEscaped.size()),
+          sameLists(pairs.m_passed && pairs.m_build == lists.builds()),
+          entrySprings(pairs.m_entrySprings.data()),
+          touched(pairs.m_touched.data()),
+          h(s.timeStep),
+          kernel(smoothBatchKernel(s.simd)),
+          direct(out.direct),
+          passed(pairs.m_passed),
+          carry(pairs.m_carry),
+          history(history),
+          materials(materials),
+          s(s),
+          out(out),
+          batch(*out.batch),
+          records(out.records) {}
+
+    void prepareBatch(const Collider& collider, const ParticleStore& p) {
+        batch.grains = grainsOf(collider.grains(), p);
+        // One material (the common case): its pair's constants once, not five columns per pair.
+        batch.uniform = materials.materials().size() == 1;
+        if (batch.uniform) {
+            const ContactMaterial& m = materials.pair(0, 0);
+            const double constants[5] = {m.elasticModulus, m.shearModulus, m.friction,
+                                         m.rollingResistance, m.damping};
+            std::copy(constants, constants + 5, batch.material);
+        }
+        records.reserve(SmoothBatch::kCapacity);
+        ids = records.ids.data() + records.count;
+        count = 0;
+    }
 
     // Springs of a pair whose entry did not hold them in the last pass: by key, from the
     // carry, or from the history before the first pass.
-    auto springsByKey = [&](std::uint64_t key, bool& found) -> Springs {
-        if (!m_passed) {
+    Springs findSpringsByKey(std::uint64_t key, bool& found) const {
+        if (!passed) {
             const std::int32_t r = history.find(key);
             found = r >= 0;
             return found ? Springs{history[r].tangentialSpring, history[r].rollingSpring}
                          : Springs{};
         }
-        const Springs* c = m_carry.find(key);
+        const Springs* c = carry.find(key);
         found = c != nullptr;
         return found ? *c : Springs{};
-    };
-
-    // Touching pairs are staged into a batch; a full batch goes through the force kernel and
-    // then, in staging order, onto the grains and back into the springs.
-    SmoothBatch& batch = *out.batch;
-    batch.grains = grainsOf(collider.grains(), p);
-    // One material (the common case): its pair's constants once, not five columns per pair.
-    batch.uniform = materials.materials().size() == 1;
-    if (batch.uniform) {
-        const ContactMaterial& m = materials.pair(0, 0);
-        const double constants[5] = {m.elasticModulus, m.shearModulus, m.friction,
-                                     m.rollingResistance, m.damping};
-        std::copy(constants, constants + 5, batch.material);
     }
-    PairRecords& records = out.records;
-    records.reserve(SmoothBatch::kCapacity);
-    PairRecords::Ids* ids = records.ids.data() + records.count;
-    int count = 0;
-    auto flush = [&] {
+
+    void flushBatch() {
         if (count == 0) return;
         if (s.contactLaw == ContactLaw::Hertz)
             kernel.pairs(batch, count, h);
@@ -175,15 +217,10 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
         records.reserve(SmoothBatch::kCapacity);
         ids = records.ids.data() + records.count;
         count = 0;
-    };
-    auto touching = [](const Collider::Grain& gi, const Collider::Grain& gj) {
-        const double dist2 = (gj.position - gi.position).squaredNorm();
-        const double touch = (gi.radius + gj.radius) * (1.0 + kTouchTolerance);
-        // Without branches (&, not &&): about every other listed pair touches.
-        return (gi.free | gj.free) & (dist2 < touch * touch) & (dist2 > 0.0);
-    };
+    }
+
     // Stages the touching pair of i and j (entry: its place in the lists, or −1).
-    auto stage = [&](size_t i, size_t j, std::int32_t entry) __attribute__((always_inline)) {
+    __attribute__((always_inline)) void stagePair(size_t i, size_t j, std::int32_t entry) {
         const Collider::Grain& gi = g[i];
         const Collider::Grain& gj = g[j];
         // Body A is the grain with the smaller id, as in the detection's contacts.
@@ -201,7 +238,7 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
             if (found) springs = entrySprings[entry];
         } else {
             const std::uint64_t key = particlePairKey(g[a].id, g[b].id);
-            springs = springsByKey(key, found);
+            springs = findSpringsByKey(key, found);
             if (entry < 0) {
                 springsAt = -1 - static_cast<std::int32_t>(out.loose.size());
                 out.loose.emplace_back(key, Springs{});
@@ -227,48 +264,50 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
         batch.thy[k] = springs.rolling.y();
         batch.thz[k] = springs.rolling.z();
         if (entry >= 0) touched[entry] = 1;
-        if (count == SmoothBatch::kCapacity) flush();
-    };
-    // The general path below (escaped grains) is rare: one copy of the staging, called.
-    auto stageCalled = [&](size_t i, size_t j, std::int32_t entry) __attribute__((noinline)) {
-        stage(i, j, entry);
-    };
-    auto contact = [&](size_t i, size_t j, std::int32_t entry) {
-        if (touching(g[i], g[j]))
-            stageCalled(i, j, entry);
+        if (count == SmoothBatch::kCapacity) flushBatch();
+    }
+    // The general path (escaped grains) is rare: one copy of the staging, called.
+    __attribute__((noinline)) void stagePairCalled(size_t i, size_t j, std::int32_t entry) {
+        stagePair(i, j, entry);
+    }
+    void stageIfTouching(size_t i, size_t j, std::int32_t entry) {
+        if (touches(g[i], g[j]))
+            stagePairCalled(i, j, entry);
         else if (entry >= 0)
             touched[entry] = 0;
-    };
+    }
 
-    for (int i = begin; i < end; ++i) {
-        const bool iOut = escapedNow[i] != 0;
-        const std::span<const std::int32_t> listed = lists.of(i);
-        const std::span<const std::int32_t> extra = lists.escapedOf(i);
-        const std::int32_t base = lists.firstEntry(i);
-        if (!iOut && extra.empty()) {
-            // Every partner tested first, without a branch, then the touching ones staged:
-            // the partners' loads overlap instead of waiting behind a mispredicted test.
-            if (out.hits.size() < listed.size()) out.hits.resize(2 * listed.size());
-            std::int32_t* const hits = out.hits.data();
-            const std::int32_t* const partner = listed.data();
-            std::uint8_t* const flags = touched + base;
-            const size_t listedCount = listed.size();
-            const Collider::Grain& gi = g[i];
-            size_t found = 0;
-            for (size_t x = 0; x < listedCount; ++x) {
-                const size_t j = static_cast<size_t>(partner[x]);
-                const bool t = (escapedNow[j] == 0) & touching(gi, g[j]);
-                // A touching entry keeps last pass's flag until staging reads it.
-                flags[x] &= static_cast<std::uint8_t>(t);
-                hits[found] = static_cast<std::int32_t>(x);
-                found += t;
-            }
-            for (size_t k = 0; k < found; ++k)
-                stage(i, static_cast<size_t>(partner[hits[k]]), base + hits[k]);
-            continue;
+    /// Grain i's listed partners, where neither it nor any partner is off the lists.
+    __attribute__((always_inline)) void stageListedPartners(int i,
+                                                            std::span<const std::int32_t> listed,
+                                                            std::int32_t base) {
+        // Every partner tested first, without a branch, then the touching ones staged:
+        // the partners' loads overlap instead of waiting behind a mispredicted test.
+        if (out.hits.size() < listed.size()) out.hits.resize(2 * listed.size());
+        std::int32_t* const hits = out.hits.data();
+        const std::int32_t* const partner = listed.data();
+        std::uint8_t* const flags = touched + base;
+        const size_t listedCount = listed.size();
+        const Collider::Grain& gi = g[i];
+        size_t found = 0;
+        for (size_t x = 0; x < listedCount; ++x) {
+            const size_t j = static_cast<size_t>(partner[x]);
+            const bool t = (escapedNow[j] == 0) & touches(gi, g[j]);
+            // A touching entry keeps last pass's flag until staging reads it.
+            flags[x] &= static_cast<std::uint8_t>(t);
+            hits[found] = static_cast<std::int32_t>(x);
+            found += t;
         }
-        // Listed and escaped partners merged in ascending order: the same pairs in the same
-        // order whenever the lists were searched.
+        for (size_t k = 0; k < found; ++k)
+            stagePair(i, static_cast<size_t>(partner[hits[k]]), base + hits[k]);
+    }
+
+    /// Grain i's listed and escaped partners merged in ascending order: the same pairs in the
+    /// same order whenever the lists were searched.
+    __attribute__((always_inline)) void stageMergedPartners(int i, bool iOut,
+                                                            std::span<const std::int32_t> listed,
+                                                            std::span<const std::int32_t> extra,
+                                                            std::int32_t base) {
         size_t x = 0, y = 0;
         while (x < listed.size() || y < extra.size()) {
             if (y == extra.size() || (x < listed.size() && listed[x] < extra[y])) {
@@ -277,16 +316,36 @@ void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
                 if (iOut || escapedNow[j])
                     touched[entry] = 0;
                 else
-                    contact(i, j, entry);
+                    stageIfTouching(i, j, entry);
             } else {
                 // Off the lists (a grain escaped): the entry of the same slots, if any, is out.
                 if (x < listed.size() && listed[x] == extra[y]) touched[base + x++] = 0;
-                contact(i, static_cast<size_t>(extra[y++]), -1);
+                stageIfTouching(i, static_cast<size_t>(extra[y++]), -1);
             }
         }
     }
-    flush();
-    out.totals = totals;
+};
+
+void SmoothPairs::pairPass(const Collider& collider, const ParticleStore& p,
+                           const MaterialTable& materials, const StepSettings& s,
+                           const ContactHistory& history, int begin, int end, ThreadPart& out,
+                           std::vector<Vec3>& force, std::vector<Vec3>& torque) {
+    static_assert(std::size(kBatchColumns) == PairRecords::kColumns);
+    PairPass pass(*this, collider, materials, s, history, out, force, torque);
+    pass.prepareBatch(collider, p);
+    const NeighbourList& lists = pass.lists;
+    for (int i = begin; i < end; ++i) {
+        const bool iOut = pass.escapedNow[i] != 0;
+        const std::span<const std::int32_t> listed = lists.of(i);
+        const std::span<const std::int32_t> extra = lists.escapedOf(i);
+        const std::int32_t base = lists.firstEntry(i);
+        if (!iOut && extra.empty())
+            pass.stageListedPartners(i, listed, base);
+        else
+            pass.stageMergedPartners(i, iOut, listed, extra, base);
+    }
+    pass.flushBatch();
+    out.totals = pass.totals;
 }
 
 void SmoothPairs::wallForces(const ParticleStore& p, const MaterialTable& materials,

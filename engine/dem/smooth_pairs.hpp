@@ -104,6 +104,8 @@ class SmoothPairs {
                     std::vector<Vec3>& force, std::vector<Vec3>& torque);
     /// The batch's forces through smoothContactForce, for the laws the kernel does not run.
     static void lawOneByOne(SmoothBatch& batch, int count, const StepSettings& s);
+    /// One thread's part of a pass: its state and steps (smooth_pairs.cpp).
+    struct PairPass;
     void pairPass(const Collider& collider, const ParticleStore& p, const MaterialTable& materials,
                   const StepSettings& s, const ContactHistory& history, int begin, int end,
                   ThreadPart& out, std::vector<Vec3>& force, std::vector<Vec3>& torque);

@@ -2,6 +2,7 @@
 
 #include "io/json_fields.hpp"
 #include "io/scene_file.hpp"
+#include "solve/settings_keys.hpp"
 #include "world/world.hpp"
 
 #include <cstdio>
@@ -33,14 +34,16 @@ void RunRecorder::record(const StepStats& s) {
     reductionLevel.add(s.reductionLevel);
     aggregates.add(s.aggregates);
     members.add(s.members);
-    associatedFallbacks += s.associatedFallback ? 1 : 0;
+    if (s.fallback) {
+        ++fallbacks;
+        lastFallback = s.fallback;
+    }
     servosClosingIn += s.servosClosingIn ? 1 : 0;
     staticRunawaySteps += s.staticRunaways > 0 ? 1 : 0;
     if (s.step % m_every == 0 || s.step == 1)
         m_samples.push_back({s.time, s.kineticEnergy, s.residual, s.meanOverlap, s.maxOverlap,
                              s.seconds.total(), s.contacts, s.iterations, s.impacts,
-                             s.reductionLevel, s.aggregates, s.newtonResidual,
-                             s.associatedFallback ? 1 : 0});
+                             s.reductionLevel, s.aggregates, s.solverResidual, s.fallback ? 1 : 0});
 }
 
 namespace {
@@ -80,9 +83,12 @@ void archiveStats(StateArchive& a, const std::string& name, StepStats& s) {
     a.field("residual", s.residual);
     a.field("maxResidual", s.maxResidual);
     a.field("normalResidual", s.normalResidual);
-    if (!a.loading() || a.has("newtonResidual")) a.field("newtonResidual", s.newtonResidual);
-    if (!a.loading() || a.has("associatedFallback"))
-        a.field("associatedFallback", s.associatedFallback);
+    if (!a.loading() || a.has("solverResidual")) a.field("solverResidual", s.solverResidual);
+    if (!a.loading() || a.has("converged")) a.field("converged", s.converged);
+    // The fallback's text is the method's; a checkpoint keeps whether there was one.
+    int fellBack = s.fallback ? 1 : 0;
+    if (!a.loading() || a.has("fallback")) a.field("fallback", fellBack);
+    if (a.loading()) s.fallback = fellBack ? "a fallback (read from a checkpoint)" : nullptr;
     if (!a.loading() || a.has("servosClosingIn")) a.field("servosClosingIn", s.servosClosingIn);
     if (!a.loading() || a.has("staticRunaways")) {
         a.field("staticRunaways", s.staticRunaways);
@@ -117,8 +123,7 @@ void RunRecorder::archive(StateArchive& a) {
                               {"aggregates", &aggregates},
                               {"members", &members}})
         archiveStat(a, name, *stat);
-    if (!a.loading() || a.has("associatedFallbacks"))
-        a.field("associatedFallbacks", associatedFallbacks);
+    if (!a.loading() || a.has("fallbacks")) a.field("fallbacks", fallbacks);
     if (!a.loading() || a.has("servosClosingIn")) a.field("servosClosingIn", servosClosingIn);
     if (!a.loading() || a.has("staticRunawaySteps"))
         a.field("staticRunawaySteps", staticRunawaySteps);
@@ -156,10 +161,9 @@ void RunRecorder::archive(StateArchive& a) {
     column("impacts", &Sample::impacts);
     column("reductionLevel", &Sample::reductionLevel);
     column("aggregates", &Sample::aggregates);
-    if (!a.loading() || a.has("newtonResidual"))  // states from before it: zeros
-        column("newtonResidual", &Sample::newtonResidual);
-    if (!a.loading() || a.has("associatedFallback"))
-        column("associatedFallback", &Sample::associatedFallback);
+    if (!a.loading() || a.has("solverResidual"))  // states from before it: zeros
+        column("solverResidual", &Sample::solverResidual);
+    if (!a.loading() || a.has("fallback")) column("fallback", &Sample::fallback);
 }
 
 namespace {
@@ -181,9 +185,8 @@ struct SettingsWriter {
     void operator()(const SettingInfo& i, const int& v) { slot(i.key) = v; }
     void operator()(const SettingInfo& i, const bool& v) { slot(i.key) = v; }
     void operator()(const SettingInfo& i, const Vec3& v) { slot(i.key) = {v.x(), v.y(), v.z()}; }
-    template <class E, size_t N>
-    void operator()(const SettingInfo& i, const E& v, const std::array<const char*, N>& names) {
-        slot(i.key) = names[static_cast<int>(v)];
+    void operator()(const SettingInfo& i, const int& v, ChoiceNames names) {
+        slot(i.key) = names[static_cast<size_t>(v)];
     }
 };
 
@@ -238,7 +241,7 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
                          {"reductionLevel", statJson(rec.reductionLevel)},
                          {"aggregates", statJson(rec.aggregates)},
                          {"members", statJson(rec.members)},
-                         {"associatedFallbacks", rec.associatedFallbacks},
+                         {"fallbacks", rec.fallbacks},
                          {"servosClosingIn", rec.servosClosingIn},
                          {"staticRunawaySteps", rec.staticRunawaySteps},
                          {"phaseSeconds",
@@ -274,8 +277,8 @@ std::optional<Error> writeRunReport(const std::string& path, const Scene& scene,
         series["stepSeconds"].push_back(s.stepSeconds);
         series["reductionLevel"].push_back(s.reductionLevel);
         series["aggregates"].push_back(s.aggregates);
-        series["newtonResidual"].push_back(s.newtonResidual);
-        series["associatedFallback"].push_back(s.associatedFallback);
+        series["solverResidual"].push_back(s.solverResidual);
+        series["fallback"].push_back(s.fallback);
     }
     report["series"] = series;
     Json measurements = Json::array();

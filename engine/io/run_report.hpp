@@ -42,7 +42,8 @@ class RunRecorder {
     const StepStats& last() const { return m_last; }
     RunningStat contacts, iterations, residual, kineticEnergy, meanOverlap, maxOverlap, impacts;
     RunningStat reductionLevel, aggregates, members;  ///< model reduction
-    long associatedFallbacks = 0;                     ///< steps with StepStats::associatedFallback
+    long fallbacks = 0;                               ///< steps with a StepStats::fallback
+    const char* lastFallback = nullptr;               ///< the last one's
     long servosClosingIn = 0;                         ///< steps with StepStats::servosClosingIn
     long staticRunawaySteps = 0;                      ///< steps with StepStats::staticRunaways
 
@@ -51,8 +52,8 @@ class RunRecorder {
         int contacts, iterations, impacts;
         double reductionLevel;
         int aggregates;
-        double newtonResidual;   ///< StepStats::newtonResidual
-        int associatedFallback;  ///< StepStats::associatedFallback
+        double solverResidual;  ///< StepStats::solverResidual
+        int fallback;           ///< 1: StepStats::fallback was set
     };
     const std::vector<Sample>& samples() const { return m_samples; }
     long sampleEvery() const { return m_every; }

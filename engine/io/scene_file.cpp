@@ -6,6 +6,7 @@
 #include "core/random.hpp"
 #include "io/json_fields.hpp"
 #include "measure/measurements.hpp"
+#include "solve/settings_keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -156,15 +157,14 @@ struct SettingsReader {
     void operator()(const SettingInfo& info, Vec3& v) {
         if (const Json* j = find(info)) v = Fields::checkVec3(*j, path(info));
     }
-    template <class E, size_t N>
-    void operator()(const SettingInfo& info, E& v, const std::array<const char*, N>& names) {
+    void operator()(const SettingInfo& info, int& v, ChoiceNames names) {
         const Json* j = find(info);
         if (!j) return;
         std::string options;
-        for (size_t i = 0; i < N; ++i) {
+        for (size_t i = 0; i < names.size(); ++i) {
             options += (i ? " | " : "") + std::string(names[i]);
             if (j->is_string() && j->get<std::string>() == names[i]) {
-                v = static_cast<E>(i);
+                v = static_cast<int>(i);
                 return;
             }
         }

@@ -11,6 +11,9 @@
 #include "measure/measurements.hpp"
 #include "solve/convex/coulomb_reference.hpp"
 #include "solve/convex/interior_point.hpp"
+#include "solve/convex/interior_point_settings.hpp"
+#include "solve/method/solver_registry.hpp"
+#include "solve/nscd/nscd_settings.hpp"
 #include "solve/rows/contact_problem.hpp"
 #include "world/world.hpp"
 
@@ -71,7 +74,7 @@ class NormalError {
 struct Overlap {
     double max = 0.0, mean = 0.0;
 };
-Overlap overlapAfter(const StepProblem& step, const std::vector<SolverContact>& rows,
+Overlap overlapAfter(const CapturedStep& step, const std::vector<SolverContact>& rows,
                      const std::vector<SolverBody>& bodies, double h) {
     Overlap o;
     int n = 0;
@@ -119,11 +122,11 @@ class SolverRace final : public Measurement {
 
     void prepare(World& world) override {
         if (m_done) return;
-        if (std::optional<StepProblem> step = world.takeStepProblem()) {
+        if (std::optional<CapturedStep> step = world.takeCapturedStep()) {
             race(*step, world.settings().dimension);
             m_done = true;
         } else if (!m_requested && world.time() + 0.5 * world.settings().timeStep >= m_at) {
-            world.requestStepProblem();
+            world.requestCapturedStep();
             m_requested = true;
         }
     }
@@ -150,21 +153,25 @@ class SolverRace final : public Measurement {
 
     /// The PGS from `rows`/`bodies`, checked on a ladder of sweep counts (×√2), then timed in
     /// one solve of the first count that reached the target.
-    Finish pgs(const StepProblem& step, const std::vector<SolverContact>& rows0,
+    Finish pgs(const CapturedStep& step, const std::vector<SolverContact>& rows0,
                const std::vector<SolverBody>& bodies0, const NormalError& error, Table& curve) {
         std::vector<SolverContact> rows = rows0;
         std::vector<SolverBody> bodies = bodies0;
-        PgsSolver solver;
-        PgsOptions o = step.options;
-        o.tolerance = 0.0;
+        // The multipliers live in the rows: a solve of k more sweeps goes on from the last.
+        const SolverInfo& method = *findSolver("pgs");
+        std::unique_ptr<ContactSolver> solver = method.make();
+        auto sweep = [&](ContactSolver& s, int sweeps) {
+            StepProblem problem(rows, bodies, step.settings.dimension);
+            s.solve(problem, step.controls(sweeps));
+        };
+        const double h = step.settings.timeStep;
         Finish f;
         int done = 0;
         curve["sweeps"].push_back(0);
         curve["error"].push_back(error.ofRows(rows));
         for (double next = 1.0; done < m_maxSweeps; next *= std::sqrt(2.0)) {
             const int to = std::min(m_maxSweeps, std::max(done + 1, static_cast<int>(next)));
-            o.iterations = to - done;
-            solver.solve(rows, bodies, o);
+            sweep(*solver, to - done);
             done = to;
             const double e = error.ofRows(rows);
             curve["sweeps"].push_back(done);
@@ -175,17 +182,16 @@ class SolverRace final : public Measurement {
             }
         }
         if (f.count < 0) {
-            f.overlap = overlapAfter(step, rows, bodies, o.timeStep);
+            f.overlap = overlapAfter(step, rows, bodies, h);
             return f;
         }
         rows = rows0;
         bodies = bodies0;
-        PgsSolver timed;
-        o.iterations = f.count;
+        const std::unique_ptr<ContactSolver> timed = method.make();
         const Clock::time_point start = Clock::now();
-        timed.solve(rows, bodies, o);
+        sweep(*timed, f.count);
         f.seconds = secondsSince(start);
-        f.overlap = overlapAfter(step, rows, bodies, o.timeStep);
+        f.overlap = overlapAfter(step, rows, bodies, h);
         return f;
     }
 
@@ -193,18 +199,17 @@ class SolverRace final : public Measurement {
     /// after each sweep and stopped there once within the target: its sweeps and the wall time
     /// of that one solve, null space and prediction included (the watch's own cost, one pass
     /// over the contacts a sweep, too). `best`: the least error any sweep reached.
-    Finish nlgsFamily(const StepProblem& step, SolverMethod method, Prediction prediction, int cap,
+    Finish nlgsFamily(const CapturedStep& step, const char* method, Prediction prediction, int cap,
                       const std::vector<SolverContact>& rows0,
                       const std::vector<SolverBody>& bodies0, const NormalError& error,
                       Table& curve, double& best) {
         std::vector<SolverContact> rows = rows0;
         std::vector<SolverBody> bodies = bodies0;
-        PgsOptions o = step.options;
-        o.method = method;
-        o.nullSpace.prediction = prediction;
-        o.iterations = cap;
-        o.relativeTolerance = 0.0;
-        o.overlaps = step.overlaps;
+        StepSettings settings = step.settings;
+        settings.solverBlocks.edit<NullSpaceSettings>().prediction = prediction;
+        settings.solverBlocks.edit<NlgsSettings>().relativeTolerance = 0.0;
+        SolveControls o = step.controls(cap);
+        o.blocks = &settings.solverBlocks;
         Finish f;
         best = std::numeric_limits<double>::infinity();
         int k = 0;
@@ -223,39 +228,37 @@ class SolverRace final : public Measurement {
             return reached;
         };
         o.sweepObserver = &watch;
-        PgsSolver solver;
+        const std::unique_ptr<ContactSolver> solver = findSolver(method)->make();
         const Clock::time_point start = Clock::now();
-        solver.solve(rows, bodies, o);
+        StepProblem problem(rows, bodies, step.settings.dimension);
+        solver->solve(problem, o);
         if (f.count > 0) f.seconds = secondsSince(start);
-        f.overlap = overlapAfter(step, rows, bodies, o.timeStep);
+        f.overlap = overlapAfter(step, rows, bodies, step.settings.timeStep);
         return f;
     }
 
     /// The interior point (associated rule) stopped after k Newton steps, the problem built
     /// from the rows as the engine builds it: the least k that reaches the target (bisection;
     /// its error falls with k once it nears the answer), timed.
-    Finish interiorPoint(const StepProblem& step, int dimension, const NormalError& error,
-                         Table& curve, int& converged) {
+    Finish interiorPoint(const CapturedStep& step, const NormalError& error, Table& curve,
+                         int& converged) {
+        // The associated rule, the interior point's own (its block's defaults).
+        StepSettings settings = step.settings;
+        settings.solverBlocks.edit<InteriorPointSettings>() = InteriorPointSettings{};
+        const SolverInfo& method = *findSolver("interior-point");
         // The error after at most k Newton steps; `steps` gets the steps taken.
         // `overlap`, if given, gets what the answer leaves.
         auto solve = [&](int k, int& steps, double* seconds, Overlap* overlap = nullptr) {
+            std::vector<SolverContact> rows = step.rows;
+            std::vector<SolverBody> bodies = step.bodies;
+            SolveControls o = step.controls(k);
+            o.blocks = &settings.solverBlocks;
             const Clock::time_point start = Clock::now();
-            const ContactProblem p = ContactProblem::fromRows(step.rows, step.bodies,
-                                                              ProblemForm{dimension, false, true});
-            InteriorPointSolver ip;
-            InteriorPointOptions o;
-            o.maxIterations = k;
-            o.threads = step.options.threads;
-            Eigen::VectorXd lambda;
-            steps = ip.solve(p.local(), lambda, o).iterations;
+            StepProblem problem(rows, bodies, step.settings.dimension);
+            steps = method.make()->solve(problem, o).iterations;
             if (seconds) *seconds = secondsSince(start);
-            if (overlap) {
-                std::vector<SolverContact> rows = step.rows;
-                std::vector<SolverBody> bodies = step.bodies;
-                p.store(lambda, rows, bodies);
-                *overlap = overlapAfter(step, rows, bodies, step.options.timeStep);
-            }
-            return error.ofVector(lambda);
+            if (overlap) *overlap = overlapAfter(step, rows, bodies, step.settings.timeStep);
+            return error.ofRows(rows);
         };
         constexpr int kCap = 100;
         Finish f;
@@ -280,7 +283,7 @@ class SolverRace final : public Measurement {
 
     /// Against the exact answer of its own law: the PGS Coulomb's, the interior point the
     /// associated rule's; `lawGap` says how far the two answers lie apart.
-    void race(const StepProblem& step, int dimension) {
+    void race(const CapturedStep& step, int dimension) {
         MeasurementResult& r = m_result;
         r.name = "solverRace";
         // Cold: no impulses, the bodies at v* (ContactProblem takes the warm start out of v*).
@@ -295,7 +298,7 @@ class SolverRace final : public Measurement {
         const LocalProblem local = p.local();
         CoulombReferenceOptions exactOptions;
         exactOptions.tolerance = 0.1 * kExact;
-        exactOptions.threads = step.options.threads;
+        exactOptions.threads = step.settings.threads;
         Eigen::VectorXd exact;
         const CoulombReferenceResult reference = solveCoulombReference(local, exact, exactOptions);
         const NormalError error(p, exact);
@@ -304,7 +307,7 @@ class SolverRace final : public Measurement {
         InteriorPointSolver associatedSolver;
         InteriorPointOptions associatedOptions;
         associatedOptions.maxIterations = 200;
-        associatedOptions.threads = step.options.threads;
+        associatedOptions.threads = step.settings.threads;
         Eigen::VectorXd associated;
         const InteriorPointResult associatedResult =
             associatedSolver.solve(local, associated, associatedOptions);
@@ -314,7 +317,7 @@ class SolverRace final : public Measurement {
         const Finish cold = pgs(step, coldRows, coldBodies, error, coldCurve);
         const Finish warm = pgs(step, step.rows, step.bodies, error, warmCurve);
         int converged = 0;
-        const Finish ip = interiorPoint(step, dimension, associatedError, ipCurve, converged);
+        const Finish ip = interiorPoint(step, associatedError, ipCurve, converged);
 
         r.scalars["time"] = step.time;
         r.scalars["contacts"] = p.contacts();
@@ -326,7 +329,7 @@ class SolverRace final : public Measurement {
         r.scalars["referenceNewtonSteps"] = reference.interiorPointSteps;
         r.scalars["referenceSweeps"] = reference.sweeps;
         r.scalars["referenceAlartCurnierSteps"] = reference.alartCurnierSteps;
-        r.scalars["threads"] = step.options.threads;
+        r.scalars["threads"] = step.settings.threads;
         r.scalars["pgsColdSweeps"] = cold.count;
         r.scalars["pgsColdSeconds"] = cold.seconds;
         r.scalars["pgsWarmSweeps"] = warm.count;
@@ -360,20 +363,19 @@ class SolverRace final : public Measurement {
             // default) and NLKerGS-P with the elastic one too.
             struct Entry {
                 const char* key;
-                SolverMethod method;
+                const char* method;
                 Prediction prediction;
                 bool memory;
             };
-            const Entry entries[] = {
-                {"nlgsCold", SolverMethod::Nlgs, Prediction::Linear, false},
-                {"nlgsMemory", SolverMethod::Nlgs, Prediction::Linear, true},
-                {"nlkergsP", SolverMethod::NlkergsP, Prediction::Linear, false},
-                {"nlkergsPElastic", SolverMethod::NlkergsP, Prediction::Elastic, false},
-                {"nlgsJac", SolverMethod::NlgsJac, Prediction::Linear, false}};
+            const Entry entries[] = {{"nlgsCold", "nlgs", Prediction::Linear, false},
+                                     {"nlgsMemory", "nlgs", Prediction::Linear, true},
+                                     {"nlkergsP", "nlkergs-p", Prediction::Linear, false},
+                                     {"nlkergsPElastic", "nlkergs-p", Prediction::Elastic, false},
+                                     {"nlgsJac", "nlgs-jac", Prediction::Linear, false}};
             for (const Entry& e : entries) {
                 Table curve;
                 double best = 0.0;
-                const bool nlgs = e.method == SolverMethod::Nlgs;
+                const bool nlgs = std::string(e.method) == "nlgs";
                 const Finish f = nlgsFamily(
                     step, e.method, e.prediction, nlgs ? m_maxNlgsSweeps : m_maxNullSpaceSweeps,
                     e.memory ? step.rows : coldRows, e.memory ? step.bodies : coldBodies, error,

@@ -29,14 +29,8 @@ void runTrialSolve(const ParticleStore& p, ContactSet& c, const ContactHistory& 
     warm.warmStart = true;
     warm.warmStartMethod = WarmStartMethod::History;
     warmStartRows(out.rows, c, history, materials, warm, out.bodies);
-    PgsOptions options;
-    options.iterations = s.reduction.trialIterations;
-    options.friction = s.frictionModel;
-    options.threads = resolveThreads(s.threads);
-    options.simd = s.simd;
-    options.precision = s.precision;
-    options.order = s.order;
-    out.solver.solve(out.rows, out.bodies, options);
+    out.solver.solve(out.rows, out.bodies,
+                     pgsOptions(s, resolveThreads(s.threads), s.reduction.trialIterations));
 
     out.force.assign(n, Vec3::Zero());
     out.torque.assign(n, Vec3::Zero());

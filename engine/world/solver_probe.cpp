@@ -1,6 +1,8 @@
 // The solver probe: the convergence of one real step's problem, recorded on a copy.
 #include "world/world.hpp"
 
+#include "solve/method/solver_registry.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -19,8 +21,13 @@ void World::runSolverProbe(const StepContext& ctx) {
     const std::vector<SolverBody> initialBodies = m_bodies;
     std::vector<SolverContact> rows = initialRows;
     std::vector<SolverBody> bodies = initialBodies;
-    PgsSolver solver;
-    solver.solve(rows, bodies, pgsOptions(ctx, m_probe.referenceIterations));
+    // A fresh instance of the step's method, the same for the reference and the sweeps.
+    const std::unique_ptr<ContactSolver> solver = findSolver(m_settings.method)->make();
+    auto solveOnCopy = [&](int iterations) {
+        StepProblem problem(rows, bodies, m_settings.dimension);
+        return solver->solve(problem, solveControls(ctx, iterations));
+    };
+    solveOnCopy(m_probe.referenceIterations);
     std::vector<double> reference(rows.size());
     for (size_t i = 0; i < rows.size(); ++i)
         reference[i] = rows[i].scale * rows[i].lambda[0];
@@ -41,8 +48,8 @@ void World::runSolverProbe(const StepContext& ctx) {
     };
     record(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN());
     for (int k = 0; k < m_probe.iterations; ++k) {
-        const PgsResult r = solver.solve(rows, bodies, pgsOptions(ctx, 1));
-        record(r.residual, r.normalResidual);
+        const SolveReport r = solveOnCopy(1);
+        record(r.rowResidual, r.normalRowResidual);
     }
     m_probe.time = m_time;
     m_probe.requested = false;

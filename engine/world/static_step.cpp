@@ -25,8 +25,8 @@ double World::servoArea(const ServoControl& s) const {
 }
 
 bool World::staticServo(const Wall& w) const {
-    return m_settings.formulation == Formulation::Static &&
-           m_settings.method == SolverMethod::InteriorPoint && w.enabled && w.servo.active &&
+    // The formulation is static only with a method that solves it (validate).
+    return m_settings.formulation == Formulation::Static && w.enabled && w.servo.active &&
            m_time < w.servo.constantFrom;
 }
 
@@ -114,7 +114,7 @@ void World::countStaticRunaways(StepStats& stats) const {
     }
 }
 
-PgsResult World::solveStatic(const StepContext& ctx) {
+SolveReport World::solveStatic(const StepContext& ctx) {
     const double h = m_settings.timeStep;
     ContactProblem problem =
         ContactProblem::fromRows(m_rows, m_bodies, ProblemForm{m_settings.dimension, false, true});
@@ -164,13 +164,12 @@ PgsResult World::solveStatic(const StepContext& ctx) {
     problem.invM *= grow;
     problem.vFree *= grow;
 
-    std::vector<double> lambda;
-    PgsOptions options = pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
-                                    m_recordResidual ? &m_residualHistory : nullptr);
-    options.ruleFallback = m_settings.staticFallback;
-    options.staticForm = true;
-    Eigen::VectorXd v;
-    const PgsResult r = m_pgs.solveProblem(problem, m_rows, m_bodies, options, lambda, v);
+    StepProblem step(m_rows, m_bodies, std::move(problem));
+    const SolveReport r =
+        contactSolver(m_settings.method)
+            .solve(step, solveControls(ctx, m_settings.iterations, m_settings.tolerance,
+                                       m_recordResidual ? &m_residualHistory : nullptr));
+    const Eigen::VectorXd& v = step.velocities();
     if (!sliders.empty()) {
         const Eigen::Index first = v.size() - static_cast<Eigen::Index>(sliders.size());
         for (size_t k = 0; k < m_walls.size(); ++k)

@@ -1,12 +1,14 @@
-// The step: its stages in order, each timed where it is called (DESIGN.md, data flow).
+// The step: its stages in order, each timed where it is called (docs/architecture.md, "The step").
 #include "world/world.hpp"
 
 #include "collide/line_of_sight.hpp"
 #include "dem/smooth_dem.hpp"
+#include "solve/method/solver_registry.hpp"
 #include "solve/pgs/warm_start.hpp"
 #include "solve/rows/contact_law.hpp"
 #include "solve/rows/contact_rows.hpp"
 #include "solve/rows/general_rows.hpp"
+#include "solve/settings_keys.hpp"
 #include "world/planar_scene.hpp"
 
 #include <algorithm>
@@ -200,30 +202,24 @@ void World::continuousStage(StepContext& ctx) {
         m_captureProblem = false;
     }
     if (m_captureStep) {
-        m_capturedStep = StepProblem{m_time,
-                                     m_rows,
-                                     m_bodies,
-                                     pgsOptions(ctx, m_settings.iterations, m_settings.tolerance),
-                                     m_contacts.overlap,
-                                     m_contacts.diameter};
-        m_capturedStep->options.overlaps = {};  // the step's own, which the next one overwrites
+        m_capturedStep = CapturedStep{
+            m_time, m_rows, m_bodies, ctx.settings, m_contacts.overlap, m_contacts.diameter};
         m_captureStep = false;
     }
-    const PgsResult r =
-        statics ? solveStatic(ctx)
-                : m_pgs.solve(m_rows, m_bodies,
-                              pgsOptions(ctx, m_settings.iterations, m_settings.tolerance,
-                                         m_recordResidual ? &m_residualHistory : nullptr));
+    const SolveReport r = statics ? solveStatic(ctx) : solveContinuous(ctx);
     storeContinuousImpulses(m_rows, m_contacts, ctx.settings.threads);
     if (m_reduction.aggregateCount() > 0 && !m_settings.reduction.trialSplit)
         carryInternalImpulses(ctx.map);
     StepStats& stats = ctx.stats;
     stats.iterations = r.iterations;
-    stats.residual = r.residual;
-    stats.maxResidual = r.maxResidual;
-    stats.normalResidual = r.normalResidual;
-    stats.newtonResidual = r.newtonResidual;
-    stats.associatedFallback = r.associatedFallback;
+    stats.iterationUnit = findSolver(m_settings.method)->iterationUnit;
+    stats.residual = r.rowResidual;
+    stats.maxResidual = r.maxRowResidual;
+    stats.normalResidual = r.normalRowResidual;
+    stats.solverResidual = r.residual;
+    stats.solverResidualName = r.residualName;
+    stats.converged = r.converged;
+    stats.fallback = r.fallback;
     stats.predictionIterations = r.predictionIterations;
     if (statics) countStaticRunaways(stats);
 }
@@ -301,9 +297,10 @@ void World::solveImpacts(StepContext& ctx) {
     m_impactRegion.mark(m_contacts, m_particles.size(), m_settings.impactDepth);
     buildImpactRows(m_contacts, m_materials, m_bodies, m_impactRegion, m_impactRows, ctx.map,
                     ctx.settings.threads);
-    PgsOptions options = pgsOptions(ctx, m_settings.impactIterations);
-    options.method = SolverMethod::Pgs;  // hard rows, a few sweeps: nothing to accelerate
-    const PgsResult r = m_impactPgs.solve(m_impactRows, m_bodies, options);
+    // Plain sweeps whatever the step's method: hard rows, a few sweeps, nothing to accelerate.
+    const PgsResult r = m_impactPgs.solve(
+        m_impactRows, m_bodies,
+        pgsOptions(m_settings, ctx.settings.threads, m_settings.impactIterations));
     ctx.stats.impactIterations += r.iterations;
     storeImpactImpulses(m_impactRows, m_contacts, ctx.settings.threads);
 }
@@ -324,27 +321,48 @@ bool World::impactsOutranDetection(const StepContext& ctx) const {
     return outran;
 }
 
-PgsOptions World::pgsOptions(const StepContext& ctx, int iterations, double tolerance,
-                             std::vector<double>* residualHistory) const {
-    PgsOptions o;
-    o.iterations = iterations;
-    o.tolerance = tolerance;
-    o.friction = m_settings.frictionModel;
-    o.residualHistory = residualHistory;
-    o.threads = ctx.settings.threads;
-    o.simd = m_settings.simd;
-    o.precision = m_settings.precision;
-    o.method = m_settings.method;
-    o.order = m_settings.order;
-    o.dimension = m_settings.dimension;
-    o.slidingRule = m_settings.slidingRule;
-    o.dilation = m_settings.dilation;
-    o.finishStalls = m_settings.finishStalls;
-    o.relativeTolerance = m_settings.relativeTolerance;
-    o.nullSpace = m_settings.nullSpace;
-    o.timeStep = m_settings.timeStep;
-    o.overlaps = m_contacts.overlap;
-    return o;
+SolveControls World::solveControls(const StepContext& ctx, int iterations, double tolerance,
+                                   std::vector<double>* residualHistory) const {
+    SolveControls c;
+    c.iterations = iterations;
+    c.tolerance = tolerance;
+    c.threads = ctx.settings.threads;
+    c.simd = m_settings.simd;
+    c.dimension = m_settings.dimension;
+    c.timeStep = m_settings.timeStep;
+    c.residualHistory = residualHistory;
+    c.overlaps = m_contacts.overlap;
+    c.blocks = &m_settings.solverBlocks;
+    return c;
+}
+
+SolveReport World::solveContinuous(const StepContext& ctx) {
+    std::vector<double>* history = m_recordResidual ? &m_residualHistory : nullptr;
+    if (m_rows.empty()) {
+        if (history) history->clear();  // no stale curve
+        return SolveReport{};
+    }
+    StepProblem problem(m_rows, m_bodies, m_settings.dimension);
+    return contactSolver(m_settings.method)
+        .solve(problem, solveControls(ctx, m_settings.iterations, m_settings.tolerance, history));
+}
+
+ContactSolver& World::contactSolver(const std::string& name) {
+    auto it = m_solvers.find(name);
+    if (it == m_solvers.end()) it = m_solvers.emplace(name, findSolver(name)->make()).first;
+    return *it->second;
+}
+
+SolveControls CapturedStep::controls(int iterations) const {
+    SolveControls c;
+    c.iterations = iterations;
+    c.threads = settings.threads;
+    c.simd = settings.simd;
+    c.dimension = settings.dimension;
+    c.timeStep = settings.timeStep;
+    c.overlaps = overlaps;
+    c.blocks = &settings.solverBlocks;
+    return c;
 }
 
 void World::loadSolverBodies(StepContext& ctx) {

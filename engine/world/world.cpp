@@ -2,6 +2,7 @@
 
 #include "core/material_properties.hpp"
 #include "dem/smooth_dem.hpp"
+#include "solve/settings_keys.hpp"
 #include "world/planar_scene.hpp"
 
 #include <sstream>

@@ -15,6 +15,7 @@
 #include "core/wall.hpp"
 #include "dem/smooth_pairs.hpp"
 #include "reduce/model_reduction.hpp"
+#include "solve/method/contact_solver.hpp"
 #include "solve/pgs/pgs_solver.hpp"
 #include "solve/rows/contact_problem.hpp"
 #include "solve/rows/impact_region.hpp"
@@ -24,6 +25,7 @@
 #include "world/state_guard.hpp"
 #include "world/step_context.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,15 +49,17 @@ struct SolverProbe {
 };
 
 /// The continuous stage's input of one step as the solve is about to see it (after the warm
-/// start): its rows, its bodies and the options the step solves them with; for solving the
+/// start): its rows, its bodies and the settings the step solves them with; for solving the
 /// same step again with other methods (measure/solver_race.cpp).
-struct StepProblem {
+struct CapturedStep {
     double time = 0.0;  ///< simulated time at the start of the step (s)
     std::vector<SolverContact> rows;
     std::vector<SolverBody> bodies;
-    PgsOptions options;             ///< no residual history; overlaps: point them at `overlaps`
-    std::vector<double> overlaps;   ///< per contact at the step's start (PgsOptions::overlaps)
+    StepSettings settings;          ///< the step's, its thread count resolved
+    std::vector<double> overlaps;   ///< per contact at the step's start (SolveControls::overlaps)
     std::vector<double> diameters;  ///< per contact, the d of its overlap error δ/d (m)
+    /// What the step's method read: its settings, the budget given, the overlaps above.
+    SolveControls controls(int iterations) const;
 };
 
 /// Owns bodies, geometry, materials and contacts, and advances them one step at a time.
@@ -104,8 +108,6 @@ class World {
         syncHistory();
         return m_history;
     }
-    /// How the last continuous-stage solve split its rows (colours, blocks, general rows).
-    const PgsLayout& solverLayout() const { return m_pgs.layout(); }
     const std::string& name() const { return m_name; }
 
     double time() const { return m_time; }
@@ -131,9 +133,9 @@ class World {
     std::optional<ContactProblem> takeContactProblem() {
         return std::exchange(m_capturedProblem, {});
     }
-    /// Keeps the next continuous solve's rows, bodies and options; take them after the step.
-    void requestStepProblem() { m_captureStep = true; }
-    std::optional<StepProblem> takeStepProblem() { return std::exchange(m_capturedStep, {}); }
+    /// Keeps the next continuous solve's rows, bodies and settings; take them after the step.
+    void requestCapturedStep() { m_captureStep = true; }
+    std::optional<CapturedStep> takeCapturedStep() { return std::exchange(m_capturedStep, {}); }
     const SolverProbe& solverProbe() const { return m_probe; }
     const std::vector<std::unique_ptr<Measurement>>& measurements() const { return m_measurements; }
 
@@ -225,7 +227,12 @@ class World {
     /// Counts into `stats` the grains the static step's answer (the bodies' velocities) moves
     /// farther than their detection reach (StepStats::staticRunaways).
     void countStaticRunaways(StepStats& stats) const;
-    PgsResult solveStatic(const StepContext& ctx);
+    SolveReport solveStatic(const StepContext& ctx);
+    /// The continuous stage's solve by the step's method (solver.method).
+    SolveReport solveContinuous(const StepContext& ctx);
+    /// The method `name`'s instance of this world, made on first use: it keeps its buffers and
+    /// state (APGD's Lipschitz estimate) from solve to solve, and across method changes.
+    ContactSolver& contactSolver(const std::string& name);
     /// A servo wall of the static formulation (not yet in its constant-speed phase), and one
     /// it solves for this step: every one touches (else they close in, scheduleStaticServos).
     bool staticServo(const Wall& w) const;
@@ -238,9 +245,9 @@ class World {
     bool wallInSolve(const Wall& w) const;
     /// Adds h σA/m along its axis to each such wall's body (the force of its motor).
     void pushSolvedWalls();
-    /// PGS options from the settings: threads, kernel and friction model.
-    PgsOptions pgsOptions(const StepContext& ctx, int iterations, double tolerance = 0.0,
-                          std::vector<double>* residualHistory = nullptr) const;
+    /// What the step's method reads of this step: its settings and a budget.
+    SolveControls solveControls(const StepContext& ctx, int iterations, double tolerance = 0.0,
+                                std::vector<double>* residualHistory = nullptr) const;
 
     std::string m_name;
     StepSettings m_settings;
@@ -269,7 +276,9 @@ class World {
     std::vector<Vec3> m_wallLinear;  ///< per wall: its velocity at detection (BodyMap::wallLinear)
     std::vector<SolverContact> m_rows;
     std::vector<SolverContact> m_impactRows;
-    PgsSolver m_pgs, m_impactPgs;  ///< continuous and impact stage (buffers kept between steps)
+    /// The continuous stage's methods by name (contactSolver), and the impact stage's sweeps.
+    std::map<std::string, std::unique_ptr<ContactSolver>, std::less<>> m_solvers;
+    PgsSolver m_impactPgs;
     ImpactRegion m_impactRegion;
     std::vector<Vec3> m_force, m_torque;  ///< smooth DEM accumulators
     std::vector<double> m_residualHistory;
@@ -277,7 +286,7 @@ class World {
     bool m_captureProblem = false;
     std::optional<ContactProblem> m_capturedProblem;
     bool m_captureStep = false;
-    std::optional<StepProblem> m_capturedStep;
+    std::optional<CapturedStep> m_capturedStep;
     bool m_recordResidual = false;
 
     std::vector<Emitter> m_emitters;

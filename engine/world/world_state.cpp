@@ -2,6 +2,8 @@
 // one function (archive) so that the two cannot drift apart.
 #include "world/world.hpp"
 
+#include "solve/settings_keys.hpp"
+
 namespace ndem {
 
 namespace {
@@ -154,8 +156,10 @@ void World::archive(StateArchive& a) {
         m_guard.archive(a);
     }
     {
+        // Every method's own state, each under its own entries (APGD's "lipschitz").
         const auto scope = a.scope("solver");
-        m_pgs.archive(a);
+        for (const SolverInfo& info : SolverRegistry::instance().solvers())
+            contactSolver(info.name).archive(a);
     }
     archiveMeasurements(a, m_measurements);
 }

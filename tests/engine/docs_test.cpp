@@ -1,7 +1,7 @@
 // The documentation names every setting and measurement the engine knows, so the docs cannot
 // fall behind the code.
-#include "core/settings.hpp"
 #include "measure/measurements.hpp"
+#include "solve/settings_keys.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,10 +24,7 @@ struct KeyCollector {
     void operator()(const SettingInfo& i, const T&) {
         keys.push_back(i.key);
     }
-    template <class E, size_t N>
-    void operator()(const SettingInfo& i, const E&, const std::array<const char*, N>&) {
-        keys.push_back(i.key);
-    }
+    void operator()(const SettingInfo& i, const int&, ChoiceNames) { keys.push_back(i.key); }
 };
 
 TEST(Docs, SceneFormatDocumentsEverySettingKey) {

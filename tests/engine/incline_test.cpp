@@ -25,7 +25,7 @@ InclineRun slide(double angleDeg, double mu, bool fixedRotation, FrictionModel m
     StepSettings s;
     s.timeStep = 1e-3;
     s.iterations = 50;
-    s.frictionModel = model;
+    s.solverBlocks.edit<PgsSettings>().friction = model;
     World world = test::makeWorld(scenes::incline(angleDeg, kD, grain, s, fixedRotation));
     const Vec3 down =
         Quat(Eigen::AngleAxisd(angleDeg * std::numbers::pi / 180.0, Vec3::UnitY())) * Vec3::UnitX();

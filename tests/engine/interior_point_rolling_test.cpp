@@ -21,8 +21,8 @@ StepSettings interiorPoint(int dimension, SlidingRule rule) {
     s.mode = StepMode::Nonsmooth;
     s.timeStep = 1e-3;
     s.iterations = 50;
-    s.method = SolverMethod::InteriorPoint;
-    s.slidingRule = rule;
+    s.method = "interior-point";
+    s.solverBlocks.edit<InteriorPointSettings>().slidingRule = rule;
     return s;
 }
 

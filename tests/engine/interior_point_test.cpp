@@ -5,6 +5,7 @@
 // load's scale: the start's regularisation); CHOLMOD's OpenMP kept on the calling thread.
 #include "solve/convex/interior_point.hpp"
 #include "bed_problem.hpp"
+#include "hand_rows.hpp"
 #include "solve/convex/anderson_mixing.hpp"
 #include "solve/convex/newton_pattern.hpp"
 #include "solve/pgs/pgs_solver.hpp"
@@ -22,41 +23,14 @@
 namespace ndem {
 namespace {
 
+using test::column;
+using test::Column;
+using test::contactRow;
+using test::sphereBody;
+
 // ---------------------------------------------------------------------------------------
 // Hand-built rows
 // ---------------------------------------------------------------------------------------
-
-SolverBody sphereBody(double mass, double radius, bool rotates = true) {
-    SolverBody b;
-    b.invMass = 1.0 / mass;
-    b.setIsotropicInvInertia(rotates ? 1.0 / (0.4 * mass * radius * radius) : 0.0);
-    return b;
-}
-
-/// A contact between bodies a and b (n from a to b) with the rows' D_j from the bodies.
-SolverContact contactRow(int a, int b, const Vec3& n, const Vec3& leverA, const Vec3& leverB,
-                         std::span<const SolverBody> bodies, double friction, double normalBias) {
-    SolverContact c;
-    c.a = a;
-    c.b = b;
-    c.n = n;
-    c.t1 = (std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY()).cross(n).normalized();
-    c.t2 = n.cross(c.t1);
-    c.leverA = leverA;
-    c.leverB = leverB;
-    c.friction = friction;
-    c.bias[0] = normalBias;
-    const Vec3* dirs[3] = {&c.n, &c.t1, &c.t2};
-    for (int k = 0; k < 3; ++k) {
-        const SolverBody& A = bodies[static_cast<size_t>(a)];
-        const SolverBody& B = bodies[static_cast<size_t>(b)];
-        const Vec3 ra = leverA.cross(*dirs[k]), rb = leverB.cross(*dirs[k]);
-        const double d =
-            A.invMass + B.invMass + ra.dot(A.applyInvInertia(ra)) + rb.dot(B.applyInvInertia(rb));
-        c.invD[k] = d > 0.0 ? 1.0 / d : 0.0;
-    }
-    return c;
-}
 
 struct Solution {
     Eigen::VectorXd lambda;
@@ -258,30 +232,6 @@ TEST(InteriorPoint, CoulombsLawSlidesWithoutLiftingWhereTheAssociatedLawDilates)
 // A column of spheres: statics and iteration counts
 // ---------------------------------------------------------------------------------------
 
-/// n spheres stacked on the floor, each moving down at g h: contact k from the bottom carries
-/// the weight of the n − k spheres above it.
-struct Column {
-    std::vector<SolverBody> bodies;
-    std::vector<SolverContact> rows;
-};
-
-Column column(int n, double friction) {
-    const double m = 0.01, r = 0.005, h = 0.01, g = 9.81;
-    Column c;
-    c.bodies.resize(static_cast<size_t>(n) + 1);
-    for (int i = 0; i < n; ++i) {
-        c.bodies[static_cast<size_t>(i)] = sphereBody(m, r);
-        c.bodies[static_cast<size_t>(i)].v = Vec3(0.0, 0.0, -g * h);
-    }
-    c.bodies[static_cast<size_t>(n)] = SolverBody{};  // the floor
-    c.rows.push_back(
-        contactRow(n, 0, Vec3::UnitZ(), Vec3::Zero(), Vec3(0, 0, -r), c.bodies, friction, 0.0));
-    for (int i = 1; i < n; ++i)
-        c.rows.push_back(contactRow(i - 1, i, Vec3::UnitZ(), Vec3(0, 0, r), Vec3(0, 0, -r),
-                                    c.bodies, friction, 0.0));
-    return c;
-}
-
 // 2 000 spheres carry impulses 4 000 times the one that stops a sphere's free fall, the unit
 // the program is scaled in: a start at that unit spends Newton steps growing into the load
 // (docs/validation, biaxial-2d findings). Measured to 10⁻¹²: 7 and 10 Newton steps at 10 and
@@ -360,12 +310,12 @@ TEST(InteriorPoint, AgreesWithConvergedPgsOnAFrictionlessBed) {
     o.iterations = 20000;
     PgsSolver pgs;
     pgs.solve(pgsBed.rows, pgsBed.bodies, o);
-    o.method = SolverMethod::InteriorPoint;
-    o.iterations = 60;
-    o.tolerance = 1e-15;  // to round-off: a contact both barely loaded and barely closed
+    SolveControls c;
+    c.iterations = 60;
+    c.tolerance = 1e-15;  // to round-off: a contact both barely loaded and barely closed
                           // (λ and y near 0) keeps √(λᵀy) of the stopping gap
-    PgsSolver ip;
-    const PgsResult r = ip.solve(ipBed.rows, ipBed.bodies, o);
+    StepProblem problem(ipBed.rows, ipBed.bodies, 3);
+    const SolveReport r = findSolver("interior-point")->make()->solve(problem, c);
     EXPECT_LT(r.iterations, 25);
     double worst = 0.0, largest = 0.0;
     for (size_t i = 0; i < pgsBed.rows.size(); ++i) {

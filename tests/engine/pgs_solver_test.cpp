@@ -260,10 +260,10 @@ TEST(PgsKernel, RowsOfAnisotropicBodiesOrOffCentreLeversStayGeneral) {
 namespace ndem {
 namespace {
 
-Solved solveWith(Problem p, int iterations, SolverMethod method, int threads = 1) {
+Solved solveWith(Problem p, int iterations, PgsVariant variant, int threads = 1) {
     PgsOptions o;
     o.iterations = iterations;
-    o.method = method;
+    o.variant = variant;
     o.threads = threads;
     return solve(std::move(p), o);
 }
@@ -283,9 +283,9 @@ TEST(Nncg, ReachesThePgsSolutionInFewerIterations) {
     // Silcowitz, Niebe & Erleben 2010: the same fixed point as PGS (their Fig. 6-8: fewer
     // iterations for the same merit). Cold start on a settled bed, reference 8 000 sweeps.
     const Problem p = settledBedProblem(0.0, 1500);
-    const Solved reference = solveWith(p, 8000, SolverMethod::Pgs);
-    const Solved pgs = solveWith(p, 600, SolverMethod::Pgs);
-    const Solved nncg = solveWith(p, 600, SolverMethod::Nncg);
+    const Solved reference = solveWith(p, 8000, PgsVariant::Plain);
+    const Solved pgs = solveWith(p, 600, PgsVariant::Plain);
+    const Solved nncg = solveWith(p, 600, PgsVariant::Nncg);
     const double pgsError = normalImpulseError(pgs.problem, reference.problem);
     const double nncgError = normalImpulseError(nncg.problem, reference.problem);
     EXPECT_LT(nncgError, 0.7 * pgsError) << "PGS " << pgsError << ", NNCG " << nncgError;
@@ -303,7 +303,7 @@ TEST(Nncg, ReachesThePgsSolutionInFewerIterations) {
 
 TEST(Nncg, ResultDoesNotDependOnTheThreadCount) {
     const Problem p = settledBedProblem(0.1, 1500);
-    for (SolverMethod m : {SolverMethod::Nncg, SolverMethod::Apgd}) {
+    for (PgsVariant m : {PgsVariant::Nncg, PgsVariant::Apgd}) {
         const Solved one = solveWith(p, 60, m, 1);
         const Solved two = solveWith(p, 60, m, 2);
         for (size_t i = 0; i < p.rows.size(); ++i)
@@ -326,9 +326,9 @@ TEST(Apgd, ReachesThePgsSolutionInFewerIterationsAndEndsFeasible) {
     for (unsigned seed : {3u, 4u, 5u})
         for (double rolling : {0.0, 0.1}) {
             const Problem p = settledBedProblem(rolling, 1500, seed, 1.2);
-            const Solved reference = solveWith(p, 8000, SolverMethod::Pgs);
-            const Solved pgs = solveWith(p, 600, SolverMethod::Pgs);
-            const Solved apgd = solveWith(p, 300, SolverMethod::Apgd);
+            const Solved reference = solveWith(p, 8000, PgsVariant::Plain);
+            const Solved pgs = solveWith(p, 600, PgsVariant::Plain);
+            const Solved apgd = solveWith(p, 300, PgsVariant::Apgd);
             const double pgsError = normalImpulseError(pgs.problem, reference.problem);
             const double apgdError = normalImpulseError(apgd.problem, reference.problem);
             EXPECT_LT(apgdError, pgsError)

@@ -100,6 +100,13 @@ const HashRow kRows[] = {
     {"alart-500-disks", {"solver.method=nlgs-jac"}, 6, 0xc3b3a29388954508ull},
 };
 
+/// A row as ctest names it: its scene and settings (gtest would print its bytes).
+void PrintTo(const HashRow& row, std::ostream* os) {
+    *os << row.scene;
+    for (const char* o : row.overrides)
+        *os << " " << o;
+}
+
 class StateHash : public testing::TestWithParam<HashRow> {};
 
 TEST_P(StateHash, IsTheRecordedOne) {

@@ -3,6 +3,11 @@
 // file that would see it.
 #pragma once
 
+#include "solve/convex/interior_point_settings.hpp"
+#include "solve/method/solver_registry.hpp"
+#include "solve/nscd/nscd_settings.hpp"
+#include "solve/pgs/pgs_settings.hpp"
+#include "solve/settings_keys.hpp"
 #include "world/world.hpp"
 
 #include <gtest/gtest.h>

@@ -33,6 +33,9 @@ CoulombReferenceResult solveCoulombReference(const LocalProblem& p, Eigen::Vecto
         finish.tolerance = options.tolerance;
         finish.sweeps = options.sweeps;
         finish.newtonSteps = options.alartCurnierSteps;
+        if (options.totalNewtonSteps > 0)
+            finish.newtonSteps = std::clamp(options.totalNewtonSteps - result.interiorPointSteps, 0,
+                                            finish.newtonSteps);
         const CoulombFinishResult f = finishCoulomb(p, r, finish);
         result.sweeps = f.sweeps;
         result.alartCurnierSteps = f.newtonSteps;

@@ -24,6 +24,8 @@ struct CoulombReferenceOptions {
     int newtonSteps = 300;    ///< the interior point's, over all its programs
     int sweeps = 20000;       ///< Gauss–Seidel's at most
     int alartCurnierSteps = 100;
+    /// Newton steps of the interior point and Alart–Curnier together, at most (0: no cap).
+    int totalNewtonSteps = 0;
     int threads = 1;  ///< the interior point's
 };
 

@@ -78,6 +78,9 @@ class InteriorPointSolver {
 
   private:
     using Sparse = Eigen::SparseMatrix<double>;
+    /// One cone program's rows, cones, units and iterates, and its steps
+    /// (interior_point_program.cpp).
+    struct Program;
     /// One cone program over the cones' rows of p (a frictionless contact: its normal row),
     /// q's normal rows shifted by `shift`; at most `budget` Newton steps.
     InteriorPointResult solveProgram(const LocalProblem& p, const Eigen::VectorXd& shift,

@@ -64,6 +64,8 @@ class LcpInteriorPoint {
 
   private:
     using Sparse = Eigen::SparseMatrix<double>;
+    /// One solve's rows, facets, units and iterates, and its steps (lcp_interior_point.cpp).
+    struct Program;
     NewtonPattern m_pattern;
     bool m_analysed = false;
     /// UMFPACK (SuiteSparse): 2.5 times faster than Eigen's SparseLU on the column collapse's

@@ -1,5 +1,6 @@
 #include "solve/convex/static_lcp.hpp"
 
+#include "solve/convex/best_iterate.hpp"
 #include "solve/convex/lcp_facets.hpp"
 
 #include <algorithm>
@@ -83,59 +84,72 @@ class IdleReduction {
 
 }  // namespace
 
-InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& rOut,
-                                     Eigen::VectorXd& vOut, const LcpOptions& options) {
-    InteriorPointResult result;
-    result.programs = 1;
-    rOut.resize(0);
-    vOut.resize(0);
-    if (options.residualHistory) options.residualHistory->clear();
-    const int m = p.rows();
+/// The saddle point's state from its facets to its answer; it factors through the solver's KLU.
+struct StaticLcp::Program {
+    StaticLcp& solver;
+    const ContactProblem& p;
     std::vector<LcpFacet> facets;
-    for (int c = 0; c < p.contacts(); ++c) {
-        const size_t cc = static_cast<size_t>(c);
-        if (p.dim[cc] > 2 || p.rolling[cc] > 0) return result;
-        const int o = p.offset[cc];
-        facets.push_back(LcpFacet{o, -1, -1.0, -1.0, 0.0});
-        if (p.dim[cc] < 2) continue;
-        const double mu = p.mu[cc];
-        const double nu = std::min(options.dilation.empty() ? 0.0 : options.dilation[cc], mu);
-        facets.push_back(LcpFacet{o, o + 1, -mu, -nu, 1.0});
-        facets.push_back(LcpFacet{o, o + 1, -mu, -nu, -1.0});
-    }
-    const int k = static_cast<int>(facets.size());
-    if (k == 0) {  // nothing touches: every body takes its free velocity
-        rOut = Eigen::VectorXd::Zero(m);
-        vOut = p.vFree;
-        result.converged = true;
-        return result;
-    }
-
-    // Units of order one: impulses by the largest load, velocities by the largest bias.
-    const Eigen::VectorXd load = p.M * p.vFree;  // h f, whatever the masses' scaling
-    const double F = load.lpNorm<Eigen::Infinity>() > 0.0 ? load.lpNorm<Eigen::Infinity>() : 1.0;
-    const double V =
-        m > 0 && p.b.lpNorm<Eigen::Infinity>() > 0.0 ? p.b.lpNorm<Eigen::Infinity>() : 1.0;
-    const Eigen::VectorXd bias = p.b / V, sigma = p.sigma * (F / V);
-    const IdleReduction idle(p);
-    const int n = idle.unknowns();
-    const Eigen::VectorXd f = idle.restrict(load) / F;
-    const ContactProblem::Sparse mass = idle.mass(p.M) * (V / F);
-    const ContactProblem::Sparse J = idle.jacobian(p.J);
-    const double tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-10;
-
-    auto applyF = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
-        applyFacets(facets, x, out);
-    };
-    auto addG = [&](const Eigen::VectorXd& kappa, Eigen::VectorXd& out) {
-        addFacetFlow(facets, kappa, out);
-    };
-
-    // The saddle point [M −Jᵀ; J Σ + G D Fᵀ] (D = diag(κ/s)), every entry in place each
-    // time so that its pattern, and KLU's analysis and pivot order, stay the same through the
-    // solve.
+    int m = 0, k = 0, n = 0;  ///< contact rows, facets, unknowns kept
+    double F = 1.0, V = 1.0;  ///< impulse and velocity units
+    double tolerance = 1e-10;
+    Eigen::VectorXd bias, sigma, f;  ///< b, Σ and the load h f in those units
+    ContactProblem::Sparse mass, J;  ///< M and J on the kept unknowns, in those units
     std::vector<Eigen::Triplet<double>> entries;
-    auto assemble = [&](const Eigen::VectorXd& d) {
+    // The iterate, its residuals and the Newton step's work vectors.
+    Eigen::VectorXd v, x, s, kappa, rP, rD, rF, rc, rhs, sol, tmp;
+    Eigen::VectorXd dv, dx, ds, dk, dvA, dxA, dsA, dkA;
+
+    Program(StaticLcp& owner, const ContactProblem& problem) : solver(owner), p(problem) {}
+
+    /// Each contact's facets (LcpInteriorPoint's). False: a contact of three rows or with a
+    /// rolling row, which this method does not take.
+    bool selectFacets(const LcpOptions& options) {
+        m = p.rows();
+        for (int c = 0; c < p.contacts(); ++c) {
+            const size_t cc = static_cast<size_t>(c);
+            if (p.dim[cc] > 2 || p.rolling[cc] > 0) return false;
+            const int o = p.offset[cc];
+            facets.push_back(LcpFacet{o, -1, -1.0, -1.0, 0.0});
+            if (p.dim[cc] < 2) continue;
+            const double mu = p.mu[cc];
+            const double nu = std::min(options.dilation.empty() ? 0.0 : options.dilation[cc], mu);
+            facets.push_back(LcpFacet{o, o + 1, -mu, -nu, 1.0});
+            facets.push_back(LcpFacet{o, o + 1, -mu, -nu, -1.0});
+        }
+        k = static_cast<int>(facets.size());
+        return true;
+    }
+
+    /// Units of order one: impulses by the largest load, velocities by the largest bias; the
+    /// unknowns no row reaches left out (IdleReduction).
+    void scale(const IdleReduction& idle, const LcpOptions& options) {
+        const Eigen::VectorXd load = p.M * p.vFree;  // h f, whatever the masses' scaling
+        F = load.lpNorm<Eigen::Infinity>() > 0.0 ? load.lpNorm<Eigen::Infinity>() : 1.0;
+        V = m > 0 && p.b.lpNorm<Eigen::Infinity>() > 0.0 ? p.b.lpNorm<Eigen::Infinity>() : 1.0;
+        bias = p.b / V;
+        sigma = p.sigma * (F / V);
+        n = idle.unknowns();
+        f = idle.restrict(load) / F;
+        mass = idle.mass(p.M) * (V / F);
+        J = idle.jacobian(p.J);
+        tolerance = options.tolerance > 0.0 ? options.tolerance / V : 1e-10;
+        v = Eigen::VectorXd::Zero(n);
+        x = Eigen::VectorXd::Zero(m);
+        s = Eigen::VectorXd::Ones(k);
+        kappa = Eigen::VectorXd::Ones(k);
+        for (Eigen::VectorXd* w : {&rP, &dx, &dxA})
+            w->resize(m);
+        for (Eigen::VectorXd* w : {&rD, &dv, &dvA})
+            w->resize(n);
+        for (Eigen::VectorXd* w : {&rF, &rc, &tmp, &ds, &dk, &dsA, &dkA})
+            w->resize(k);
+        rhs.resize(n + m);
+        sol.resize(n + m);
+    }
+
+    /// The saddle point [M −Jᵀ; J Σ + G D Fᵀ] (D = diag(κ/s)), every entry in place each time
+    /// so that its pattern, and KLU's analysis and pivot order, stay the same through the solve.
+    Sparse assemble(const Eigen::VectorXd& d) {
         entries.clear();
         for (int r = 0; r < mass.outerSize(); ++r)
             for (ContactProblem::Sparse::InnerIterator it(mass, r); it; ++it)
@@ -158,64 +172,46 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
         Sparse a(n + m, n + m);
         a.setFromTriplets(entries.begin(), entries.end());
         return a;
-    };
+    }
 
-    Eigen::VectorXd v = Eigen::VectorXd::Zero(n), x = Eigen::VectorXd::Zero(m);
-    Eigen::VectorXd s = Eigen::VectorXd::Ones(k), kappa = Eigen::VectorXd::Ones(k);
-    Eigen::VectorXd rP(m), rD(n), rF(k), rc(k), rhs(n + m), sol(n + m), tmp(k);
-    Eigen::VectorXd dv(n), dx(m), ds(k), dk(k), dvA(n), dxA(m), dsA(k), dkA(k);
-    Eigen::VectorXd bestV = v, bestX = x;
-    double best = std::numeric_limits<double>::infinity(), bestGap = 0.0;
-    int bestIteration = 0;
-    constexpr int kStall = 6;
-    auto residuals = [&]() {
+    /// r_P (the flow rule), r_D (the balance), r_F (the facets), and the largest of them and
+    /// the mean gap.
+    double residuals() {
         rP = J * v + sigma.cwiseProduct(x) - bias;
-        addG(kappa, rP);
+        addFacetFlow(facets, kappa, rP);
         rD = mass * v - f - J.transpose() * x;
-        applyF(x, rF);
+        applyFacets(facets, x, rF);
         rF += s;
         return std::max({rP.lpNorm<Eigen::Infinity>(), rD.lpNorm<Eigen::Infinity>(),
                          rF.lpNorm<Eigen::Infinity>(), s.dot(kappa) / std::max(k, 1)});
-    };
-    auto direction = [&](Eigen::VectorXd& ddv, Eigen::VectorXd& ddx, Eigen::VectorXd& dds,
-                         Eigen::VectorXd& ddk) {
+    }
+
+    /// The direction for complementarity target rc, from the factored saddle point.
+    void direction(Eigen::VectorXd& ddv, Eigen::VectorXd& ddx, Eigen::VectorXd& dds,
+                   Eigen::VectorXd& ddk) {
         rhs.head(n) = -rD;
         Eigen::VectorXd h1 = -rP;
         tmp = (rc - kappa.cwiseProduct(rF)).cwiseQuotient(s);
-        addG(tmp, h1);
+        addFacetFlow(facets, tmp, h1);
         rhs.tail(m) = h1;
-        if (!m_lu.solve(rhs, sol)) sol.setConstant(std::numeric_limits<double>::quiet_NaN());
+        if (!solver.m_lu.solve(rhs, sol)) sol.setConstant(std::numeric_limits<double>::quiet_NaN());
         ddv = sol.head(n);
         ddx = sol.tail(m);
-        applyF(ddx, dds);
+        applyFacets(facets, ddx, dds);
         dds = -rF - dds;
         ddk = -(rc + kappa.cwiseProduct(dds)).cwiseQuotient(s);
-    };
-    bool analysed = false;
-    for (int it = 0; it <= options.maxIterations; ++it) {
-        const double res = residuals();
-        if (options.residualHistory) options.residualHistory->push_back(res);
-        result.iterations = it;
-        if (!std::isfinite(res)) break;
-        if (res < best) {
-            best = res;
-            bestV = v;
-            bestX = x;
-            bestGap = s.dot(kappa);
-            bestIteration = it;
-        }
-        if (res <= tolerance) {
-            result.converged = true;
-            break;
-        }
-        if (it == options.maxIterations || (best < 1e4 * tolerance && it - bestIteration >= kStall))
-            break;
+    }
+
+    /// One Newton step, Mehrotra's predictor and corrector on the saddle point, analysed by KLU
+    /// at the first. False: no step (the analysis or the factorisation failed, or the
+    /// direction is not finite; the iterate stays).
+    bool newtonStep(bool& analysed) {
         const Sparse a = assemble(kappa.cwiseQuotient(s));
         if (!analysed) {
-            if (!m_lu.analyze(a)) break;
+            if (!solver.m_lu.analyze(a)) return false;
             analysed = true;
         }
-        if (!m_lu.factor(a)) break;
+        if (!solver.m_lu.factor(a)) return false;
         const double gap = s.dot(kappa);
         rc = s.cwiseProduct(kappa);
         direction(dvA, dxA, dsA, dkA);
@@ -226,22 +222,60 @@ InteriorPointResult StaticLcp::solve(const ContactProblem& p, Eigen::VectorXd& r
         rc = s.cwiseProduct(kappa) + dsA.cwiseProduct(dkA);
         rc.array() -= centring * gap / k;
         direction(dv, dx, ds, dk);
-        if (!dv.allFinite() || !dx.allFinite() || !ds.allFinite() || !dk.allFinite()) break;
+        if (!dv.allFinite() || !dx.allFinite() || !ds.allFinite() || !dk.allFinite()) return false;
         const double alpha = std::min(
             1.0, 0.99 * std::min(largestPositiveStep(s, ds), largestPositiveStep(kappa, dk)));
         v += alpha * dv;
         x += alpha * dx;
         s += alpha * ds;
         kappa += alpha * dk;
+        return true;
     }
-    rOut = bestX * F;
-    vOut = idle.expand(bestV * V, p.vFree);
-    result.relative = best;
-    result.residual = best * V;
+};
+
+InteriorPointResult StaticLcp::solve(const ContactProblem& problem, Eigen::VectorXd& rOut,
+                                     Eigen::VectorXd& vOut, const LcpOptions& options) {
+    InteriorPointResult result;
+    result.programs = 1;
+    rOut.resize(0);
+    vOut.resize(0);
+    if (options.residualHistory) options.residualHistory->clear();
+    Program p(*this, problem);
+    if (!p.selectFacets(options)) return result;
+    if (p.k == 0) {  // nothing touches: every body takes its free velocity
+        rOut = Eigen::VectorXd::Zero(p.m);
+        vOut = problem.vFree;
+        result.converged = true;
+        return result;
+    }
+    const IdleReduction idle(problem);
+    p.scale(idle, options);
+
+    BestIterate<Eigen::VectorXd, Eigen::VectorXd, double> best(p.v, p.x, 0.0);
+    constexpr int kStall = 6;
+    bool analysed = false;
+    for (int it = 0; it <= options.maxIterations; ++it) {
+        const double res = p.residuals();
+        if (options.residualHistory) options.residualHistory->push_back(res);
+        result.iterations = it;
+        if (!std::isfinite(res)) break;
+        best.offer(it, res, p.v, p.x, p.s.dot(p.kappa));
+        if (res <= p.tolerance) {
+            result.converged = true;
+            break;
+        }
+        if (it == options.maxIterations || best.stalled(it, p.tolerance, kStall)) break;
+        if (!p.newtonStep(analysed)) break;
+    }
+    const auto& [bestV, bestX, bestGap] = best.point();
+    rOut = bestX * p.F;
+    vOut = idle.expand(bestV * p.V, problem.vFree);
+    result.relative = best.residual();
+    result.residual = best.residual() * p.V;
     double normal = 0.0;
-    for (int c = 0; c < p.contacts(); ++c)
-        normal += rOut[p.offset[static_cast<size_t>(c)]];
-    result.complementarity = normal > 0.0 ? bestGap * F * V / normal : 0.0;
+    for (int c = 0; c < problem.contacts(); ++c)
+        normal += rOut[problem.offset[static_cast<size_t>(c)]];
+    result.complementarity = normal > 0.0 ? bestGap * p.F * p.V / normal : 0.0;
     return result;
 }
 

@@ -42,6 +42,8 @@ class StaticLcp {
 
   private:
     using Sparse = Eigen::SparseMatrix<double>;
+    /// One solve's facets, units and iterates, and its steps (static_lcp.cpp).
+    struct Program;
     /// The saddle point's pattern is the same through a solve: KLU's refactorisation, 1.75 times
     /// faster a step than UMFPACK on the biaxial sample (PERFORMANCE.md).
     KluLu m_lu;

@@ -1,7 +1,7 @@
 #include "solve/nscd/coulomb_finish.hpp"
 
 #include "solve/nscd/alart_curnier_newton.hpp"
-#include "solve/nscd/local_gauss_seidel.hpp"
+#include "solve/pgs/local_gauss_seidel.hpp"
 
 #include <algorithm>
 

@@ -23,7 +23,7 @@
 // (the paper's ω = 1 on its 500-disk sample, ‖W‖ = 20.4, is a weight of 0.05).
 #pragma once
 
-#include "core/settings.hpp"
+#include "solve/nscd/nscd_settings.hpp"
 #include "solve/rows/local_problem.hpp"
 #include "solve/rows/sweep_observer.hpp"
 

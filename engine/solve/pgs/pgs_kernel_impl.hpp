@@ -48,21 +48,27 @@ struct LaneBodies {
     }
 };
 
-template <class S, bool kCone, bool kMeasure, bool kRolling, bool kMomentum, class Block>
-inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typename S::T* bodies,
-                       BlockResidual* res, BlockVector* dir, BlockVector* last, double betaValue) {
+/// The sweep's steps below are inlined whatever the compiler's heuristics: the sweep's
+/// floating-point operations stay one expression stream, contracted (FMA) as one function's,
+/// so the answer is the same bit for bit as the sweep written in one piece.
+#define NDEM_SWEEP_STEP inline __attribute__((always_inline))
+
+/// A lane group's contact frame: n, t1 and t2 = n × t1.
+template <class S>
+struct LaneFrame {
+    typename S::D nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z;
+};
+
+/// Normal row (servin-2014 Eq. 29): u = n·(v_B − v_A), no angular part for spheres. Returns the
+/// new normal multiplier; `dn` gets its change.
+template <class S, bool kMomentum, class Block>
+NDEM_SWEEP_STEP typename S::D sweepNormal(Block& c, int lane, typename S::D A[8],
+                                          typename S::D B[8], const LaneFrame<S>& f,
+                                          BlockVector* dir, BlockVector* last, typename S::D beta,
+                                          typename S::D& dn) {
     using D = typename S::D;
-    const D beta = S::splat(betaValue);
     (void)beta;
-    const LaneBodies<S> lanes(c, lane, bodies);
-    D A[8], B[8];
-    S::loadBodies(lanes.a, A);
-    S::loadBodies(lanes.b, B);
-
-    const D nx = S::load(c.nx + lane), ny = S::load(c.ny + lane), nz = S::load(c.nz + lane);
-
-    // Normal row (servin-2014 Eq. 29): u = n·(v_B − v_A), no angular part for spheres.
-    const D un = S::mulAdd(nx, B[0] - A[0], S::mulAdd(ny, B[1] - A[1], nz * (B[2] - A[2])));
+    const D un = S::mulAdd(f.nx, B[0] - A[0], S::mulAdd(f.ny, B[1] - A[1], f.nz * (B[2] - A[2])));
     D lambda0 = S::load(c.normal + lane);
     if constexpr (kMomentum)
         lambda0 = momentum<S>(lambda0, dir->row[0] + lane, last->row[0] + lane, beta);
@@ -70,33 +76,41 @@ inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typena
         S::mulAdd(S::load(c.normalKeep + lane), lambda0, S::load(c.normalTarget + lane));
     const D normal = S::max(S::zero(), S::mulSub(S::load(c.normalGain + lane), un, target0));
     S::store(c.normal + lane, normal);
-    const D dn = normal - lambda0;
+    dn = normal - lambda0;
     if constexpr (kMomentum) S::store(last->row[0] + lane, dn);
-    {
-        const D p = dn * S::load(c.scale + lane);
-        const D pa = A[6] * p, pb = B[6] * p;
-        A[0] = S::mulSub(pa, nx, A[0]);
-        A[1] = S::mulSub(pa, ny, A[1]);
-        A[2] = S::mulSub(pa, nz, A[2]);
-        B[0] = S::mulAdd(pb, nx, B[0]);
-        B[1] = S::mulAdd(pb, ny, B[1]);
-        B[2] = S::mulAdd(pb, nz, B[2]);
-    }
+    const D p = dn * S::load(c.scale + lane);
+    const D pa = A[6] * p, pb = B[6] * p;
+    A[0] = S::mulSub(pa, f.nx, A[0]);
+    A[1] = S::mulSub(pa, f.ny, A[1]);
+    A[2] = S::mulSub(pa, f.nz, A[2]);
+    B[0] = S::mulAdd(pb, f.nx, B[0]);
+    B[1] = S::mulAdd(pb, f.ny, B[1]);
+    B[2] = S::mulAdd(pb, f.nz, B[2]);
+    return normal;
+}
 
-    // Friction pair: u1 = t1·Δv + t2·q, u2 = t2·Δv − t1·q with q = r_B ω_B − r_A ω_A;
-    // the disc (cone) or box of radius μ s λ_n (the Hertz-scaled normal, App. B last note).
-    const D t1x = S::load(c.t1x + lane), t1y = S::load(c.t1y + lane), t1z = S::load(c.t1z + lane);
-    const D t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
+/// Friction pair: u1 = t1·Δv + t2·q, u2 = t2·Δv − t1·q with q = r_B ω_B − r_A ω_A; the disc
+/// (cone) or box of radius μ s λ_n (the Hertz-scaled normal, App. B last note). `d1`, `d2`
+/// get the multipliers' changes.
+template <class S, bool kCone, bool kMomentum, class Block>
+NDEM_SWEEP_STEP void sweepFriction(Block& c, int lane, typename S::D A[8], typename S::D B[8],
+                                   const LaneFrame<S>& f, typename S::D normal, BlockVector* dir,
+                                   BlockVector* last, typename S::D beta, typename S::D& d1,
+                                   typename S::D& d2) {
+    using D = typename S::D;
+    (void)beta;
     const D ra = S::load(c.leverA + lane), rb = S::load(c.leverB + lane);
     const D dvx = B[0] - A[0], dvy = B[1] - A[1], dvz = B[2] - A[2];
     const D qx = rb * B[3] - ra * A[3], qy = rb * B[4] - ra * A[4], qz = rb * B[5] - ra * A[5];
     const D u1 = S::mulAdd(
-        t1x, dvx,
-        S::mulAdd(t1y, dvy, S::mulAdd(t1z, dvz, S::mulAdd(t2x, qx, S::mulAdd(t2y, qy, t2z * qz)))));
+        f.t1x, dvx,
+        S::mulAdd(f.t1y, dvy,
+                  S::mulAdd(f.t1z, dvz, S::mulAdd(f.t2x, qx, S::mulAdd(f.t2y, qy, f.t2z * qz)))));
     const D u2 = S::mulAdd(
-        t2x, dvx,
-        S::mulAdd(t2y, dvy,
-                  S::mulAdd(t2z, dvz, S::mulSub(t1x, qx, S::mulSub(t1y, qy, -(t1z * qz))))));
+        f.t2x, dvx,
+        S::mulAdd(
+            f.t2y, dvy,
+            S::mulAdd(f.t2z, dvz, S::mulSub(f.t1x, qx, S::mulSub(f.t1y, qy, -(f.t1z * qz))))));
     const D keep = S::load(c.frictionKeep + lane), gain = S::load(c.frictionGain + lane);
     D lambda1 = S::load(c.tangent1 + lane), lambda2 = S::load(c.tangent2 + lane);
     if constexpr (kMomentum) {
@@ -108,40 +122,129 @@ inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typena
     const D limit = S::load(c.frictionLimit + lane) * normal;
     if constexpr (kCone) {
         const D m2 = S::mulAdd(l1, l1, l2 * l2);
-        const D f = S::selectGreater(m2, limit * limit, limit / S::sqrt(m2), S::splat(1.0));
-        l1 = l1 * f;
-        l2 = l2 * f;
+        const D scale = S::selectGreater(m2, limit * limit, limit / S::sqrt(m2), S::splat(1.0));
+        l1 = l1 * scale;
+        l2 = l2 * scale;
     } else {
         l1 = S::max(S::min(l1, limit), S::zero() - limit);
         l2 = S::max(S::min(l2, limit), S::zero() - limit);
     }
     S::store(c.tangent1 + lane, l1);
     S::store(c.tangent2 + lane, l2);
-    const D d1 = l1 - lambda1, d2 = l2 - lambda2;
+    d1 = l1 - lambda1;
+    d2 = l2 - lambda2;
     if constexpr (kMomentum) {
         S::store(last->row[1] + lane, d1);
         S::store(last->row[2] + lane, d2);
     }
-    {
-        const D px = S::mulAdd(d1, t1x, d2 * t2x), py = S::mulAdd(d1, t1y, d2 * t2y),
-                pz = S::mulAdd(d1, t1z, d2 * t2z);
-        A[0] = S::mulSub(A[6], px, A[0]);
-        A[1] = S::mulSub(A[6], py, A[1]);
-        A[2] = S::mulSub(A[6], pz, A[2]);
-        B[0] = S::mulAdd(B[6], px, B[0]);
-        B[1] = S::mulAdd(B[6], py, B[1]);
-        B[2] = S::mulAdd(B[6], pz, B[2]);
-        // Δω_A = −(1/I_A) r_A (d1 t2 − d2 t1), Δω_B = +(1/I_B) r_B (d1 t2 − d2 t1).
-        const D mx = S::mulSub(d2, t1x, d1 * t2x), my = S::mulSub(d2, t1y, d1 * t2y),
-                mz = S::mulSub(d2, t1z, d1 * t2z);
-        const D ka = A[7] * ra, kb = B[7] * rb;
-        A[3] = S::mulSub(ka, mx, A[3]);
-        A[4] = S::mulSub(ka, my, A[4]);
-        A[5] = S::mulSub(ka, mz, A[5]);
-        B[3] = S::mulAdd(kb, mx, B[3]);
-        B[4] = S::mulAdd(kb, my, B[4]);
-        B[5] = S::mulAdd(kb, mz, B[5]);
+    const D px = S::mulAdd(d1, f.t1x, d2 * f.t2x), py = S::mulAdd(d1, f.t1y, d2 * f.t2y),
+            pz = S::mulAdd(d1, f.t1z, d2 * f.t2z);
+    A[0] = S::mulSub(A[6], px, A[0]);
+    A[1] = S::mulSub(A[6], py, A[1]);
+    A[2] = S::mulSub(A[6], pz, A[2]);
+    B[0] = S::mulAdd(B[6], px, B[0]);
+    B[1] = S::mulAdd(B[6], py, B[1]);
+    B[2] = S::mulAdd(B[6], pz, B[2]);
+    // Δω_A = −(1/I_A) r_A (d1 t2 − d2 t1), Δω_B = +(1/I_B) r_B (d1 t2 − d2 t1).
+    const D mx = S::mulSub(d2, f.t1x, d1 * f.t2x), my = S::mulSub(d2, f.t1y, d1 * f.t2y),
+            mz = S::mulSub(d2, f.t1z, d1 * f.t2z);
+    const D ka = A[7] * ra, kb = B[7] * rb;
+    A[3] = S::mulSub(ka, mx, A[3]);
+    A[4] = S::mulSub(ka, my, A[4]);
+    A[5] = S::mulSub(ka, mz, A[5]);
+    B[3] = S::mulAdd(kb, mx, B[3]);
+    B[4] = S::mulAdd(kb, my, B[4]);
+    B[5] = S::mulAdd(kb, mz, B[5]);
+}
+
+/// Rolling (t1, t2) and twisting (n) rows on ω_B − ω_A, bound μ_r R* s λ_n, and (kMeasure)
+/// their residuals.
+template <class S, bool kCone, bool kMeasure, bool kMomentum, class Block>
+NDEM_SWEEP_STEP void sweepRolling(typename Block::Rolling* roll, int lane, typename S::D A[8],
+                                  typename S::D B[8], const LaneFrame<S>& f, typename S::D normal,
+                                  BlockResidual* res, BlockVector* dir, BlockVector* last,
+                                  typename S::D beta) {
+    using D = typename S::D;
+    (void)beta;
+    (void)res;
+    const D wx = B[3] - A[3], wy = B[4] - A[4], wz = B[5] - A[5];
+    const D w1 = S::mulAdd(f.t1x, wx, S::mulAdd(f.t1y, wy, f.t1z * wz));
+    const D w2 = S::mulAdd(f.t2x, wx, S::mulAdd(f.t2y, wy, f.t2z * wz));
+    const D wn = S::mulAdd(f.nx, wx, S::mulAdd(f.ny, wy, f.nz * wz));
+    const D rk = S::load(roll->keep + lane), rg = S::load(roll->gain + lane);
+    D old1 = S::load(roll->impulse[0] + lane), old2 = S::load(roll->impulse[1] + lane),
+      old3 = S::load(roll->impulse[2] + lane);
+    if constexpr (kMomentum) {
+        old1 = momentum<S>(old1, dir->row[3] + lane, last->row[3] + lane, beta);
+        old2 = momentum<S>(old2, dir->row[4] + lane, last->row[4] + lane, beta);
+        old3 = momentum<S>(old3, dir->row[5] + lane, last->row[5] + lane, beta);
     }
+    D r1 = S::mulSub(rg, w1, S::mulAdd(rk, old1, S::load(roll->target[0] + lane)));
+    D r2 = S::mulSub(rg, w2, S::mulAdd(rk, old2, S::load(roll->target[1] + lane)));
+    D r3 = S::mulSub(rg, wn, S::mulAdd(rk, old3, S::load(roll->target[2] + lane)));
+    const D rl = S::load(roll->limit + lane) * normal;
+    if constexpr (kCone) {
+        const D m2 = S::mulAdd(r1, r1, r2 * r2);
+        const D scale = S::selectGreater(m2, rl * rl, rl / S::sqrt(m2), S::splat(1.0));
+        r1 = r1 * scale;
+        r2 = r2 * scale;
+    } else {
+        r1 = S::max(S::min(r1, rl), S::zero() - rl);
+        r2 = S::max(S::min(r2, rl), S::zero() - rl);
+    }
+    r3 = S::max(S::min(r3, rl), S::zero() - rl);
+    S::store(roll->impulse[0] + lane, r1);
+    S::store(roll->impulse[1] + lane, r2);
+    S::store(roll->impulse[2] + lane, r3);
+    const D e1 = r1 - old1, e2 = r2 - old2, e3 = r3 - old3;
+    if constexpr (kMomentum) {
+        S::store(last->row[3] + lane, e1);
+        S::store(last->row[4] + lane, e2);
+        S::store(last->row[5] + lane, e3);
+    }
+    const D Lx = S::mulAdd(e1, f.t1x, S::mulAdd(e2, f.t2x, e3 * f.nx));
+    const D Ly = S::mulAdd(e1, f.t1y, S::mulAdd(e2, f.t2y, e3 * f.ny));
+    const D Lz = S::mulAdd(e1, f.t1z, S::mulAdd(e2, f.t2z, e3 * f.nz));
+    A[3] = S::mulSub(A[7], Lx, A[3]);
+    A[4] = S::mulSub(A[7], Ly, A[4]);
+    A[5] = S::mulSub(A[7], Lz, A[5]);
+    B[3] = S::mulAdd(B[7], Lx, B[3]);
+    B[4] = S::mulAdd(B[7], Ly, B[4]);
+    B[5] = S::mulAdd(B[7], Lz, B[5]);
+    if constexpr (kMeasure) {
+        const D dr = S::load(roll->d + lane);
+        const D a1 = S::abs(e1) * dr, a2 = S::abs(e2) * dr, a3 = S::abs(e3) * dr;
+        res->all += S::sum(a1 + (a2 + a3));
+        const double m = S::maxLane(S::max(a1, S::max(a2, a3)));
+        res->max = res->max > m ? res->max : m;
+        if constexpr (kMomentum)
+            res->squares += S::sum(S::mulAdd(a1, a1, S::mulAdd(a2, a2, a3 * a3)));
+    }
+}
+
+template <class S, bool kCone, bool kMeasure, bool kRolling, bool kMomentum, class Block>
+inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typename S::T* bodies,
+                       BlockResidual* res, BlockVector* dir, BlockVector* last, double betaValue) {
+    using D = typename S::D;
+    const D beta = S::splat(betaValue);
+    const LaneBodies<S> lanes(c, lane, bodies);
+    D A[8], B[8];
+    S::loadBodies(lanes.a, A);
+    S::loadBodies(lanes.b, B);
+
+    LaneFrame<S> f;
+    f.nx = S::load(c.nx + lane);
+    f.ny = S::load(c.ny + lane);
+    f.nz = S::load(c.nz + lane);
+    D dn, d1, d2;
+    const D normal = sweepNormal<S, kMomentum>(c, lane, A, B, f, dir, last, beta, dn);
+    f.t1x = S::load(c.t1x + lane);
+    f.t1y = S::load(c.t1y + lane);
+    f.t1z = S::load(c.t1z + lane);
+    f.t2x = f.ny * f.t1z - f.nz * f.t1y;
+    f.t2y = f.nz * f.t1x - f.nx * f.t1z;
+    f.t2z = f.nx * f.t1y - f.ny * f.t1x;
+    sweepFriction<S, kCone, kMomentum>(c, lane, A, B, f, normal, dir, last, beta, d1, d2);
     if constexpr (kMeasure) {
         const D rn = S::abs(dn) * S::load(c.normalD + lane);
         const D dt = S::load(c.frictionD + lane);
@@ -153,64 +256,9 @@ inline void sweepLanes(Block& c, typename Block::Rolling* roll, int lane, typena
         if constexpr (kMomentum)
             res->squares += S::sum(S::mulAdd(rn, rn, S::mulAdd(r1, r1, r2 * r2)));
     }
-
-    // Rolling (t1, t2) and twisting (n) rows on ω_B − ω_A, bound μ_r R* s λ_n.
-    if constexpr (kRolling) {
-        const D wx = B[3] - A[3], wy = B[4] - A[4], wz = B[5] - A[5];
-        const D w1 = S::mulAdd(t1x, wx, S::mulAdd(t1y, wy, t1z * wz));
-        const D w2 = S::mulAdd(t2x, wx, S::mulAdd(t2y, wy, t2z * wz));
-        const D wn = S::mulAdd(nx, wx, S::mulAdd(ny, wy, nz * wz));
-        const D rk = S::load(roll->keep + lane), rg = S::load(roll->gain + lane);
-        D old1 = S::load(roll->impulse[0] + lane), old2 = S::load(roll->impulse[1] + lane),
-          old3 = S::load(roll->impulse[2] + lane);
-        if constexpr (kMomentum) {
-            old1 = momentum<S>(old1, dir->row[3] + lane, last->row[3] + lane, beta);
-            old2 = momentum<S>(old2, dir->row[4] + lane, last->row[4] + lane, beta);
-            old3 = momentum<S>(old3, dir->row[5] + lane, last->row[5] + lane, beta);
-        }
-        D r1 = S::mulSub(rg, w1, S::mulAdd(rk, old1, S::load(roll->target[0] + lane)));
-        D r2 = S::mulSub(rg, w2, S::mulAdd(rk, old2, S::load(roll->target[1] + lane)));
-        D r3 = S::mulSub(rg, wn, S::mulAdd(rk, old3, S::load(roll->target[2] + lane)));
-        const D rl = S::load(roll->limit + lane) * normal;
-        if constexpr (kCone) {
-            const D m2 = S::mulAdd(r1, r1, r2 * r2);
-            const D f = S::selectGreater(m2, rl * rl, rl / S::sqrt(m2), S::splat(1.0));
-            r1 = r1 * f;
-            r2 = r2 * f;
-        } else {
-            r1 = S::max(S::min(r1, rl), S::zero() - rl);
-            r2 = S::max(S::min(r2, rl), S::zero() - rl);
-        }
-        r3 = S::max(S::min(r3, rl), S::zero() - rl);
-        S::store(roll->impulse[0] + lane, r1);
-        S::store(roll->impulse[1] + lane, r2);
-        S::store(roll->impulse[2] + lane, r3);
-        const D e1 = r1 - old1, e2 = r2 - old2, e3 = r3 - old3;
-        if constexpr (kMomentum) {
-            S::store(last->row[3] + lane, e1);
-            S::store(last->row[4] + lane, e2);
-            S::store(last->row[5] + lane, e3);
-        }
-        const D Lx = S::mulAdd(e1, t1x, S::mulAdd(e2, t2x, e3 * nx));
-        const D Ly = S::mulAdd(e1, t1y, S::mulAdd(e2, t2y, e3 * ny));
-        const D Lz = S::mulAdd(e1, t1z, S::mulAdd(e2, t2z, e3 * nz));
-        A[3] = S::mulSub(A[7], Lx, A[3]);
-        A[4] = S::mulSub(A[7], Ly, A[4]);
-        A[5] = S::mulSub(A[7], Lz, A[5]);
-        B[3] = S::mulAdd(B[7], Lx, B[3]);
-        B[4] = S::mulAdd(B[7], Ly, B[4]);
-        B[5] = S::mulAdd(B[7], Lz, B[5]);
-        if constexpr (kMeasure) {
-            const D dr = S::load(roll->d + lane);
-            const D a1 = S::abs(e1) * dr, a2 = S::abs(e2) * dr, a3 = S::abs(e3) * dr;
-            res->all += S::sum(a1 + (a2 + a3));
-            const double m = S::maxLane(S::max(a1, S::max(a2, a3)));
-            res->max = res->max > m ? res->max : m;
-            if constexpr (kMomentum)
-                res->squares += S::sum(S::mulAdd(a1, a1, S::mulAdd(a2, a2, a3 * a3)));
-        }
-    }
-
+    if constexpr (kRolling)
+        sweepRolling<S, kCone, kMeasure, kMomentum, Block>(roll, lane, A, B, f, normal, res, dir,
+                                                           last, beta);
     lanes.store(A, B);
 }
 

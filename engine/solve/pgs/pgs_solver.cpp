@@ -1,13 +1,6 @@
 #include "solve/pgs/pgs_solver.hpp"
 
 #include "core/parallel.hpp"
-#include "solve/convex/interior_point.hpp"
-#include "solve/convex/lcp_interior_point.hpp"
-#include "solve/convex/static_lcp.hpp"
-#include "solve/nscd/nlgs.hpp"
-#include "solve/nscd/null_space.hpp"
-#include "solve/nscd/null_space_solvers.hpp"
-#include "solve/rows/contact_problem.hpp"
 #include "solve/rows/general_rows.hpp"
 
 #include <algorithm>
@@ -392,7 +385,7 @@ PgsResult PgsSolver::run(std::span<SolverBody> bodies, const PgsOptions& o,
                          const PgsKernel& kernel) {
     const BlockSweepFunction sweepBlocks = kCone ? kernel.cone : kernel.box;
     const int blocks = m_stageStart.back();
-    const bool nncg = o.method == SolverMethod::Nncg;
+    const bool nncg = o.variant == PgsVariant::Nncg;
     const int threads = m_sharedStages > 0 || nncg ? std::max(1, o.threads) : 1;
     const bool measureEvery = nncg || o.tolerance > 0.0 || o.residualHistory != nullptr;
     if (o.residualHistory) o.residualHistory->clear();
@@ -526,160 +519,6 @@ PgsSolver::~PgsSolver() = default;
 PgsSolver::PgsSolver(PgsSolver&&) noexcept = default;
 PgsSolver& PgsSolver::operator=(PgsSolver&&) noexcept = default;
 
-PgsResult PgsSolver::solveInteriorPoint(std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                                        const PgsOptions& options) {
-    std::vector<double> lambda;
-    Eigen::VectorXd velocities;
-    return solveProblem(
-        ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension, false, true}), rows,
-        bodies, options, lambda, velocities);
-}
-
-PgsResult PgsSolver::answer(const ContactProblem& problem, const Eigen::VectorXd& lambda,
-                            std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                            const char* kernel, int iterations, double ownResidual,
-                            const Eigen::VectorXd* velocities) {
-    if (velocities)
-        problem.store(lambda, *velocities, rows, bodies);
-    else
-        problem.store(lambda, rows, bodies);
-    const ProblemResidual residual = pgsResidual(problem, lambda);
-    m_layout = PgsLayout{};
-    m_layout.generalRows = problem.contacts();
-    m_layout.kernel = kernel;
-    PgsResult result;
-    result.iterations = iterations;
-    result.residual = residual.mean;
-    result.maxResidual = residual.max;
-    result.normalResidual = residual.normal;
-    result.newtonResidual = ownResidual;
-    return result;
-}
-
-PgsResult PgsSolver::solveNlgsRows(std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                                   const PgsOptions& options) {
-    const ContactProblem problem =
-        ContactProblem::fromRows(rows, bodies, ProblemForm{options.dimension, false, true});
-    // Alart's "with memory": the rows hold last step's impulses when warm start is on.
-    Eigen::VectorXd lambda = problem.gather(rows);
-    if (options.method == SolverMethod::Nlgs) {
-        NlgsOptions o;
-        o.maxIterations = options.iterations;
-        o.tolerance = options.relativeTolerance;
-        o.errorHistory = options.residualHistory;
-        o.observe = options.sweepObserver;
-        const NlgsResult n = solveNlgs(problem.local(), lambda, o);
-        return answer(problem, lambda, rows, bodies, "nlgs", n.iterations, n.error);
-    }
-    // In impulses (r = s λ): the null space of H is taken in them (NullSpace::ofContacts).
-    const LocalProblem physical = problem.physical();
-    PredictionInputs in;
-    in.timeStep = options.timeStep;
-    for (int u = 0; u < static_cast<int>(problem.movableBody.size()); ++u)
-        in.meanMass +=
-            problem.M.coeff(6 * u, 6 * u) / static_cast<double>(problem.movableBody.size());
-    if (!options.overlaps.empty())
-        for (const int row : problem.contactRow)
-            in.gap.push_back(-options.overlaps[rows[static_cast<size_t>(row)].contact]);
-    NullSpaceOptions o;
-    o.method = options.method == SolverMethod::NlkergsI   ? NullSpaceMethod::Iterated
-               : options.method == SolverMethod::NlkergsP ? NullSpaceMethod::Predicted
-                                                          : NullSpaceMethod::Jacobi;
-    o.settings = options.nullSpace;
-    o.maxIterations = options.iterations;
-    o.tolerance = options.relativeTolerance;
-    o.errorHistory = options.residualHistory;
-    // Impulses r = s λ on the normal rows (s the Hertz rows' scale); λ = r / s back.
-    auto toImpulses = [&](Eigen::VectorXd x, bool back) {
-        for (int c = 0; c < problem.contacts(); ++c) {
-            const double s = problem.scale[static_cast<size_t>(c)];
-            x[problem.offset[static_cast<size_t>(c)]] *= back ? 1.0 / s : s;
-        }
-        return x;
-    };
-    const SweepObserver watch = [&](const Eigen::VectorXd& r) {
-        return (*options.sweepObserver)(toImpulses(r, true));
-    };
-    if (options.sweepObserver) o.observe = &watch;
-    const NullSpace basis = NullSpace::ofContacts(problem);
-    Eigen::VectorXd impulses = toImpulses(lambda, false);
-    const NullSpaceResult n = solveNullSpace(physical, basis, in, impulses, o);
-    lambda = toImpulses(impulses, true);
-    const char* name = n.diverged ? "null space diverged: NLGS on W"
-                       : n.jacobi && o.method != NullSpaceMethod::Jacobi
-                           ? "null space, Z by Jacobi (rows > 3000)"
-                           : kSolverMethodNames[static_cast<size_t>(options.method)];
-    PgsResult result = answer(problem, lambda, rows, bodies, name, n.iterations, n.error);
-    result.predictionIterations = n.predictionIterations;
-    return result;
-}
-
-PgsResult PgsSolver::solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
-                                  std::span<SolverBody> bodies, const PgsOptions& options,
-                                  std::vector<double>& multipliers, Eigen::VectorXd& velocities) {
-    const LocalProblem local = problem.local();
-    Eigen::VectorXd lambda;
-    const bool associated = options.slidingRule == SlidingRule::Associated;
-    // ν in row units: a normal row scaled by s opens at ν s |u_t| (μ' = μ s likewise).
-    std::vector<double> nu;
-    if (!associated)
-        for (int c = 0; c < problem.contacts(); ++c)
-            nu.push_back(std::min(options.dilation * problem.scale[static_cast<size_t>(c)],
-                                  problem.mu[static_cast<size_t>(c)]));
-    // One BLAS thread whatever the step's count: CHOLMOD's and UMFPACK's dense kernels on two
-    // OpenBLAS threads do not round as on one (a 6 195-contact program's answer moved by
-    // 3·10⁻¹⁵; the non-associated biaxial test, where a stalled step amplifies the last bit,
-    // parted at its eighth static step: biaxial-2d findings); on two cores the step was no
-    // faster with two within its noise (docs/PERFORMANCE.md).
-    constexpr int kBlasThreads = 1;
-    auto conic = [&](bool rule) {
-        if (!m_interiorPoint) m_interiorPoint = std::make_unique<InteriorPointSolver>();
-        InteriorPointOptions o;
-        o.maxIterations = options.iterations;
-        o.tolerance = options.tolerance;
-        o.residualHistory = options.residualHistory;
-        o.threads = kBlasThreads;
-        o.associated = rule;
-        if (!rule) o.dilation = nu;
-        return m_interiorPoint->solve(local, lambda, o);
-    };
-    InteriorPointResult r;
-    bool fallback = false, mixed = false;
-    if (!associated && options.dimension == 2) {
-        LcpOptions o;
-        o.maxIterations = options.iterations;
-        o.tolerance = options.tolerance;
-        o.residualHistory = options.residualHistory;
-        o.dilation = nu;
-        o.threads = kBlasThreads;
-        if (!options.finishStalls) o.polishSteps = 0;
-        mixed = options.staticForm && std::none_of(problem.rolling.begin(), problem.rolling.end(),
-                                                   [](int k) { return k > 0; });
-        if (mixed) {
-            if (!m_staticLcp) m_staticLcp = std::make_unique<StaticLcp>();
-            r = m_staticLcp->solve(problem, lambda, velocities, o);
-        } else {
-            if (!m_lcp) m_lcp = std::make_unique<LcpInteriorPoint>();
-            r = m_lcp->solve(local, lambda, o);
-        }
-        // A stall far from any answer would throw the grains about (docs/physics-notes.md):
-        // the step takes the associated rule's answer, which always exists, and says so.
-        if (options.ruleFallback > 0.0 && !(r.relative <= options.ruleFallback)) {
-            r = conic(true);
-            fallback = true;
-            mixed = false;
-        }
-    } else {
-        r = conic(associated);
-    }
-    multipliers.assign(lambda.data(), lambda.data() + lambda.size());
-    if (!mixed) velocities = problem.velocities(lambda);
-    PgsResult result = answer(problem, lambda, rows, bodies, "interior-point", r.iterations,
-                              r.relative, &velocities);
-    result.associatedFallback = fallback;
-    return result;
-}
-
 PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                            const PgsOptions& options) {
     if (rows.empty()) {
@@ -687,11 +526,8 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
         m_layout = PgsLayout{};
         return PgsResult{};
     }
-    if (options.method == SolverMethod::InteriorPoint)
-        return solveInteriorPoint(rows, bodies, options);
-    if (options.method >= SolverMethod::Nlgs) return solveNlgsRows(rows, bodies, options);
     const PgsKernel& kernel = pgsKernel(options.simd);
-    m_float = options.precision == SolverPrecision::Float && options.method == SolverMethod::Pgs &&
+    m_float = options.precision == SolverPrecision::Float && options.variant == PgsVariant::Plain &&
               options.order == SweepOrder::Coloured && options.blocks;
     m_lanes = m_float ? kFloatBlockLanes : kBlockLanes;
     partition(rows, bodies, std::max(1, options.threads));
@@ -704,7 +540,7 @@ PgsResult PgsSolver::solve(std::span<SolverContact> rows, std::span<SolverBody> 
     m_layout.kernel = kernel.name;
     const bool cone = options.friction == FrictionModel::Cone;
     const PgsResult result =
-        options.method == SolverMethod::Apgd
+        options.variant == PgsVariant::Apgd
             ? (cone ? runApgd<true>(bodies, options, kernel)
                     : runApgd<false>(bodies, options, kernel))
             : (cone ? run<true>(bodies, options, kernel) : run<false>(bodies, options, kernel));
@@ -717,6 +553,18 @@ PgsResult solvePgs(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                    const PgsOptions& options) {
     PgsSolver solver;
     return solver.solve(rows, bodies, options);
+}
+
+PgsOptions pgsOptions(const StepSettings& s, int threads, int iterations) {
+    const PgsSettings& pgs = s.solverBlocks.get<PgsSettings>();
+    PgsOptions o;
+    o.iterations = iterations;
+    o.friction = pgs.friction;
+    o.threads = threads;
+    o.simd = s.simd;
+    o.precision = pgs.precision;
+    o.order = pgs.order;
+    return o;
 }
 
 }  // namespace ndem

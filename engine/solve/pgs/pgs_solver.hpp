@@ -1,15 +1,16 @@
 // Projected Gauss-Seidel over contact rows (servin-2014 App. B; Wang, Servin & Berglund,
-// Algorithm 1), and its acceleration NNCG (silcowitz-2010). Keys: docs/references.md.
+// Algorithm 1), and its accelerations NNCG (silcowitz-2010) and APGD (mazhar-2015): the
+// projected Gauss–Seidel family. Keys: docs/references.md.
 #pragma once
 
 #include "core/settings.hpp"
 #include "core/state_archive.hpp"
 #include "solve/pgs/contact_block.hpp"
 #include "solve/pgs/pgs_kernel.hpp"
+#include "solve/pgs/pgs_settings.hpp"
 #include "solve/rows/general_rows.hpp"
 #include "solve/rows/solver_body.hpp"
 #include "solve/rows/solver_contact.hpp"
-#include "solve/rows/sweep_observer.hpp"
 
 #include <array>
 #include <cstdint>
@@ -19,10 +20,9 @@
 
 namespace ndem {
 
-class InteriorPointSolver;
-struct ContactProblem;
-class LcpInteriorPoint;
-class StaticLcp;
+/// Which member of the family sweeps: plain projected Gauss–Seidel, with NNCG's momentum, or
+/// APGD's accelerated projected gradient.
+enum class PgsVariant : int { Plain, Nncg, Apgd };
 
 struct PgsOptions {
     int iterations = 100;    ///< maximum sweeps N_it
@@ -34,36 +34,12 @@ struct PgsOptions {
     /// Float: the sphere blocks and the velocities they sweep in floats, sixteen lanes a
     /// block (plain PGS in colour order only; otherwise doubles).
     SolverPrecision precision = SolverPrecision::Double;
-    SolverMethod method = SolverMethod::Pgs;  ///< plain sweeps, or NNCG
+    PgsVariant variant = PgsVariant::Plain;
     SweepOrder order =
         SweepOrder::Coloured;  ///< Sequential: rows in the given order, general kernel
     /// false: every row through the general kernel, in the order the blocks would take them
     /// (tests compare the block kernels against it).
     bool blocks = true;
-    /// 2: the contacts lie in the x–z plane; the interior-point method takes their normal and
-    /// t1 rows only (the PGS sweeps t2 too, which stays zero there).
-    int dimension = 3;
-    /// The interior-point method's sliding rule and dilation ν (krabbenhoft-2012 Sec. 4.1).
-    SlidingRule slidingRule = SlidingRule::Associated;
-    double dilation = 0.0;
-    /// Above this relative residual a stalled non-associated step in the plane takes the
-    /// associated rule's answer (0: never). The static formulation sets it: there an impulse
-    /// error moves a grain 1/staticInertia times faster than in a dynamic step.
-    double ruleFallback = 0.0;
-    /// The problem is the static formulation's: the non-associated rule in the plane is solved
-    /// in the mixed form with the velocities as unknowns (StaticLcp), where a stall does not
-    /// turn into a velocity error 1/staticInertia times larger.
-    bool staticForm = false;
-    bool finishStalls = true;         ///< Settings::finishStalls
-    double relativeTolerance = 1e-3;  ///< nlgs: Alart 2014's Eq. 10 error to stop at
-    NullSpaceSettings nullSpace;      ///< nlkergs-i, nlkergs-p, nlgs-jac
-    double timeStep = 0.0;            ///< h: the null-space solvers' predictions
-    /// Per ContactSet contact (SolverContact::contact): the overlap at the step's start, which
-    /// the predictions take as the gap's opposite; empty: unknown.
-    std::span<const double> overlaps;
-    /// The NLGS family: called after each sweep with λ in ContactProblem::fromRows' rows
-    /// (ProblemForm{dimension, false, true}); true stops the solve.
-    const SweepObserver* sweepObserver = nullptr;
 };
 
 struct PgsResult {
@@ -71,12 +47,6 @@ struct PgsResult {
     double residual = 0.0;        ///< mean |Δλ_j| D_j over all rows of the last sweep (m/s)
     double maxResidual = 0.0;     ///< max |Δλ_j| D_j of the last sweep (m/s)
     double normalResidual = 0.0;  ///< mean over normal rows only (m/s)
-    double newtonResidual = 0.0;  ///< interior point: its relative residual (StepStats)
-    /// The non-associated rule's complementarity problem stalled above
-    /// PgsOptions::ruleFallback: the answer is the associated rule's
-    /// (StepStats::associatedFallback).
-    bool associatedFallback = false;
-    int predictionIterations = 0;  ///< NLGS sweeps of a unilateral prediction (Alart 2014)
 };
 
 /// How a solve split its rows: graph colours of SIMD blocks, and the general rows.
@@ -111,13 +81,6 @@ class PgsSolver {
     PgsResult solve(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                     const PgsOptions& options);
 
-    /// The interior-point method on a problem the caller assembled (the static formulation's,
-    /// with its sliders and scaled masses): stores λ into `rows` and the velocities into
-    /// `bodies`, and returns λ in `lambda` and the unknowns' velocities in `velocities`.
-    PgsResult solveProblem(const ContactProblem& problem, std::span<SolverContact> rows,
-                           std::span<SolverBody> bodies, const PgsOptions& options,
-                           std::vector<double>& lambda, Eigen::VectorXd& velocities);
-
     const PgsLayout& layout() const { return m_layout; }
     /// Saves or loads what carries from one solve to the next (APGD's Lipschitz estimate).
     void archive(StateArchive& a) { a.field("lipschitz", m_lipschitz); }
@@ -131,30 +94,15 @@ class PgsSolver {
     /// Every row a general row, in the given order (SweepOrder::Sequential).
     void sequential(size_t rows);
     void unpack(std::span<SolverContact> rows, int threads) const;
-    /// SolverMethod::Nlgs and the null-space methods: the rows as a ContactProblem, W (or W̃)
-    /// swept contact by contact (Alart 2014 Alg. 2, 3, 5, 7), NLGS started from the rows'
-    /// warm-start impulses (zero without warm start).
-    PgsResult solveNlgsRows(std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                            const PgsOptions& options);
-    /// Writes an explicit solver's λ back (rows, bodies) and fills the result: its iterations,
-    /// its own residual and the PGS residual measure of its answer.
-    PgsResult answer(const ContactProblem& problem, const Eigen::VectorXd& lambda,
-                     std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                     const char* kernel, int iterations, double ownResidual,
-                     const Eigen::VectorXd* velocities = nullptr);
-    /// SolverMethod::InteriorPoint: the rows as a ContactProblem, solved by interior point.
-    PgsResult solveInteriorPoint(std::span<SolverContact> rows, std::span<SolverBody> bodies,
-                                 const PgsOptions& options);
-    std::unique_ptr<InteriorPointSolver> m_interiorPoint;
-    std::unique_ptr<LcpInteriorPoint> m_lcp;  ///< the non-associated rule in the plane
-    std::unique_ptr<StaticLcp> m_staticLcp;   ///< and in the static formulation
     /// Float solves: the float body records from the double ones, and back.
     void loadFloatBodies(std::span<const SolverBody> bodies, int threads);
     void storeFloatBodies(std::span<SolverBody> bodies, int threads) const;
     void syncGeneralBodies(std::span<SolverBody> bodies, bool toDouble);
     template <bool kCone>
     PgsResult run(std::span<SolverBody> bodies, const PgsOptions& options, const PgsKernel& kernel);
-    /// APGD (pgs_apgd.cpp): Jacobi-preconditioned, backtracking, gradient restart.
+    /// APGD (pgs_apgd.cpp): Jacobi-preconditioned, backtracking, gradient restart; its state
+    /// and steps.
+    struct Apgd;
     template <bool kCone>
     PgsResult runApgd(std::span<SolverBody> bodies, const PgsOptions& options,
                       const PgsKernel& kernel);
@@ -208,5 +156,9 @@ class PgsSolver {
 /// One-off solve with a temporary PgsSolver (tests, diagnostics).
 PgsResult solvePgs(std::span<SolverContact> rows, std::span<SolverBody> bodies,
                    const PgsOptions& options);
+
+/// Plain sweeps as a step's settings ask for them (the PGS block, the kernel): the impact
+/// stage's, the trial split's.
+PgsOptions pgsOptions(const StepSettings& s, int threads, int iterations);
 
 }  // namespace ndem

@@ -89,7 +89,7 @@ void warmStartRow(SolverContact& r, const ContactSet& c, const ContactHistory& h
             r.lambda[5] = dissipativeEstimate(r.n.dot(wb - wa), h, gr);
         }
     }
-    project(r, s.frictionModel);
+    project(r, s.solverBlocks.get<PgsSettings>().friction);
 }
 
 bool warmStartReadsVelocities(const StepSettings& s) {

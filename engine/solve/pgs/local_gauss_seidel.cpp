@@ -1,4 +1,4 @@
-#include "solve/nscd/local_gauss_seidel.hpp"
+#include "solve/pgs/local_gauss_seidel.hpp"
 
 #include "solve/rows/second_order_cone.hpp"
 
