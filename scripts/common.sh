@@ -4,7 +4,8 @@
 # Packages the build needs: the engine's, then the desktop app's (Qt 6 with its OpenGL widgets,
 # Dear ImGui, GLM), what its tests run under (a virtual X display, ffmpeg for video), and
 # clang with its fuzzer runtime and OpenMP for the libFuzzer targets (scripts/fuzz.sh), and
-# clang-format for the format check (scripts/check-format.sh).
+# clang-format for the format check (scripts/check-format.sh), Python for the performance
+# page's generator (scripts/performance_page.py).
 NDEM_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev libhdf5-dev libcli11-dev libfclib-dev libsuitesparse-dev
@@ -14,6 +15,7 @@ NDEM_PACKAGES=(
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev
   xvfb xauth ffmpeg fonts-dejavu-core
   clang-14 libclang-rt-14-dev libomp-14-dev clang-format-14
+  python3
 )
 
 ndem_ensure_packages() {
